@@ -1,0 +1,274 @@
+#include "compare.h"
+
+#include "reference.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#define EXPLAIN(diagnosis, ...) \
+    snprintf((diagnosis)->explanation, sizeof (diagnosis)->explanation, __VA_ARGS__)
+
+bool histograms_equal(const unsigned long long *a, const unsigned long long *b)
+{
+    return memcmp(a, b, HISTOGRAM_BINS * sizeof *a) == 0;
+}
+
+static unsigned long long total_of(const unsigned long long *histogram)
+{
+    unsigned long long total = 0;
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+        total += histogram[bin];
+    return total;
+}
+
+static bool all_at_most(const unsigned long long *got, const unsigned long long *expected)
+{
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+        if (got[bin] > expected[bin])
+            return false;
+    return true;
+}
+
+/* The length k for which text[0, k) has exactly the histogram wanted, or -1. */
+static int64_t prefix_with_histogram(const char *text, uint64_t length,
+                                     const unsigned long long *wanted)
+{
+    unsigned long long counts[HISTOGRAM_BINS] = {0};
+    for (uint64_t k = 0;; k++) {
+        if (histograms_equal(counts, wanted))
+            return (int64_t)k;
+        if (k == length)
+            return -1;
+        int bin = histogram_bin_of(text[k]);
+        if (bin >= 0 && ++counts[bin] > wanted[bin])
+            return -1;
+    }
+}
+
+/* The start k for which text[k, length) has exactly the histogram wanted, or -1. */
+static int64_t suffix_with_histogram(const char *text, uint64_t length,
+                                     const unsigned long long *wanted)
+{
+    unsigned long long counts[HISTOGRAM_BINS] = {0};
+    for (uint64_t k = length;; k--) {
+        if (histograms_equal(counts, wanted))
+            return (int64_t)k;
+        if (k == 0)
+            return -1;
+        int bin = histogram_bin_of(text[k - 1]);
+        if (bin >= 0 && ++counts[bin] > wanted[bin])
+            return -1;
+    }
+}
+
+static bool is_multiple(const unsigned long long *got, const unsigned long long *expected,
+                        unsigned long long *factor)
+{
+    unsigned long long m = 0;
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++) {
+        if (expected[bin] == 0) {
+            if (got[bin] != 0)
+                return false;
+            continue;
+        }
+        if (got[bin] % expected[bin] != 0)
+            return false;
+        unsigned long long this_factor = got[bin] / expected[bin];
+        if (m != 0 && this_factor != m)
+            return false;
+        m = this_factor;
+    }
+    *factor = m;
+    return m >= 2;
+}
+
+/* Names the class of non-letters counted when the excess matches one exactly; with
+ * any_class, also the vaguer "some non-letters", when there are enough of them. */
+static bool explain_excess(struct histogram_diagnosis *d, const struct histogram_evidence *e,
+                           const unsigned long long *got, bool any_class)
+{
+    unsigned long long excess = total_of(got) - total_of(e->expected);
+    unsigned long long high = 0, capitals = 0, above_z = 0, above_z_in_bins = 0, non_letters = 0;
+    for (uint64_t i = 0; i < e->length; i++) {
+        unsigned char byte = (unsigned char)e->text[i];
+        high += byte >= 0x80;
+        capitals += byte >= 'A' && byte <= 'Z';
+        above_z += byte > 'z' && byte < 0x80;
+        /* Without the upper bound, '{' and '|' land in bin 6; '}', '~' and DEL past the bins. */
+        above_z_in_bins += byte == '{' || byte == '|';
+        non_letters += byte < 'a' || byte > 'z';
+    }
+    if (excess == high) {
+        d->mistake = MISTAKE_HIGH_BYTES_COUNTED;
+        EXPLAIN(d, "%llu more letters counted than there are, exactly the number of bytes of 0x80 "
+                   "or above. char is signed: such a byte is negative, so test the position "
+                   "against both ends (0 <= c - 'a' < 26), or load it as unsigned char.",
+                excess);
+    } else if (excess == capitals) {
+        d->mistake = MISTAKE_CAPITALS_COUNTED;
+        EXPLAIN(d, "%llu more letters counted than there are, exactly the number of capitals "
+                   "(A-Z). Only lowercase letters belong in the histogram: check the range test.",
+                excess);
+    } else if (excess == above_z || excess == above_z_in_bins) {
+        d->mistake = MISTAKE_ABOVE_Z_COUNTED;
+        EXPLAIN(d, "%llu more letters counted than there are, exactly the number of bytes just "
+                   "above 'z' ({ | } ~ and DEL). The range test is missing its upper bound "
+                   "(c - 'a' < 26).",
+                excess);
+    } else if (any_class && excess <= non_letters) {
+        d->mistake = MISTAKE_NON_LETTERS_COUNTED;
+        EXPLAIN(d, "%llu more letters counted than the text holds: bytes that are not lowercase "
+                   "letters were counted. Check the range test (0 <= c - 'a' < 26).",
+                excess);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *e)
+{
+    struct histogram_diagnosis d = {MISTAKE_NONE, -1, ""};
+    for (int run = 0; run < e->run_count && d.wrong_run < 0; run++)
+        if (!histograms_equal(e->runs[run], e->expected))
+            d.wrong_run = run;
+    if (d.wrong_run < 0) {
+        EXPLAIN(&d, "right");
+        return d;
+    }
+    const unsigned long long *got = e->runs[d.wrong_run];
+    const unsigned long long *expected = e->expected;
+
+    for (int run = 1; run < e->run_count; run++) {
+        if (!histograms_equal(e->runs[run], e->runs[0])) {
+            d.mistake = MISTAKE_UNSTABLE;
+            EXPLAIN(&d, "the same input gave different counts on different runs (runs 1 and %d): "
+                        "a race. Look for an update without atomicAdd, a missing "
+                        "__syncthreads() between zeroing, counting and committing the private "
+                        "bins, or state left over from an earlier call.",
+                    run + 1);
+            return d;
+        }
+    }
+    if (total_of(got) == 0) {
+        d.mistake = MISTAKE_NOTHING_COUNTED;
+        EXPLAIN(&d, "every bin is 0: nothing was counted. Are the bytes visited and their bins "
+                    "incremented? For a kernel: did it launch (check cudaGetLastError after it), "
+                    "does the grid cover the text, and does it add into d_histogram?");
+        return d;
+    }
+    unsigned long long offset = got[0] - expected[0];
+    bool same_offset = true;
+    for (int bin = 1; bin < HISTOGRAM_BINS; bin++)
+        same_offset = same_offset && got[bin] - expected[bin] == offset;
+    if (same_offset) {
+        d.mistake = MISTAKE_NOT_ZEROED;
+        EXPLAIN(&d, "every bin is off by the same amount (%llu, 0x%llx): the bins did not start "
+                    "at 0. d_histogram holds garbage on entry; set it to zero before counting.",
+                offset, offset);
+        return d;
+    }
+    unsigned long long factor;
+    if (is_multiple(got, expected, &factor)) {
+        d.mistake = MISTAKE_MULTIPLIED;
+        EXPLAIN(&d, "every bin is exactly %llu times the right count: the same counts were added "
+                    "%llu times. Is the commit to global memory done by every thread (or every "
+                    "block) instead of once per bin, or is the text counted several times?",
+                factor, factor);
+        return d;
+    }
+    bool excess = total_of(got) > total_of(expected);
+    if (excess && explain_excess(&d, e, got, false))
+        return d;
+    int after_bin = e->letter_after_text ? histogram_bin_of(e->letter_after_text) : -1;
+    if (after_bin >= 0 && got[after_bin] > expected[after_bin]) {
+        bool only_there = true;
+        for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+            if (bin != after_bin && got[bin] != expected[bin])
+                only_there = false;
+        if (only_there) {
+            d.mistake = MISTAKE_READ_PAST_END;
+            EXPLAIN(&d, "%llu extra counts in bin %s, and the grader fills the bytes after the "
+                        "text with '%c': bytes past the end were read. Check the bounds test "
+                        "(i < length) in every loop.",
+                    got[after_bin] - expected[after_bin], histogram_bin_name(after_bin),
+                    e->letter_after_text);
+            return d;
+        }
+    }
+    if (all_at_most(got, expected)) {
+        int64_t prefix = prefix_with_histogram(e->text, e->length, got);
+        if (prefix >= 0) {
+            d.mistake = MISTAKE_TAIL_MISSING;
+            EXPLAIN(&d, "exactly the first %" PRId64 " of %" PRIu64 " bytes were counted, the "
+                        "rest not: the grid or the loop stops too early. Round the number of "
+                        "blocks up, and let a grid-stride loop run to the end of the text.",
+                    prefix, e->length);
+            return d;
+        }
+        int64_t suffix = suffix_with_histogram(e->text, e->length, got);
+        if (suffix >= 0) {
+            d.mistake = MISTAKE_HEAD_MISSING;
+            EXPLAIN(&d, "the first %" PRId64 " bytes were not counted, the rest were. That is "
+                        "block 0's share if a block covers %" PRId64 " bytes: an "
+                        "'if (blockIdx.x > 0)' guard kept from the global-memory version (figure "
+                        "9.9) skips block 0's commit.",
+                    suffix, suffix);
+            return d;
+        }
+        d.mistake = MISTAKE_LOST_UPDATES;
+        EXPLAIN(&d, "every bin is short, by irregular amounts (%llu counts lost in all): updates "
+                    "were lost. Look for a plain += where atomicAdd is needed, or a missing "
+                    "__syncthreads() before the private bins are committed.",
+                total_of(expected) - total_of(got));
+        return d;
+    }
+    if (excess && explain_excess(&d, e, got, true))
+        return d;
+    if (total_of(got) == total_of(expected)) {
+        d.mistake = MISTAKE_WRONG_BINS;
+        EXPLAIN(&d, "the total is right but letters landed in the wrong bins: check the bin "
+                    "arithmetic, (c - 'a') / 4.");
+        return d;
+    }
+    d.mistake = MISTAKE_UNKNOWN;
+    EXPLAIN(&d, "the counts are wrong in a way the grader does not recognise: compare the table "
+                "bin by bin, and try a small text (./grade with --input) to see the pattern.");
+    return d;
+}
+
+const char *histogram_mistake_name(enum histogram_mistake mistake)
+{
+    static const char *const names[] = {
+        [MISTAKE_NONE] = "none",
+        [MISTAKE_UNSTABLE] = "unstable",
+        [MISTAKE_NOTHING_COUNTED] = "nothing-counted",
+        [MISTAKE_NOT_ZEROED] = "not-zeroed",
+        [MISTAKE_MULTIPLIED] = "multiplied",
+        [MISTAKE_READ_PAST_END] = "read-past-end",
+        [MISTAKE_TAIL_MISSING] = "tail-missing",
+        [MISTAKE_HEAD_MISSING] = "head-missing",
+        [MISTAKE_HIGH_BYTES_COUNTED] = "high-bytes-counted",
+        [MISTAKE_CAPITALS_COUNTED] = "capitals-counted",
+        [MISTAKE_ABOVE_Z_COUNTED] = "above-z-counted",
+        [MISTAKE_NON_LETTERS_COUNTED] = "non-letters-counted",
+        [MISTAKE_WRONG_BINS] = "wrong-bins",
+        [MISTAKE_LOST_UPDATES] = "lost-updates",
+        [MISTAKE_UNKNOWN] = "unknown",
+    };
+    return (unsigned)mistake <= MISTAKE_UNKNOWN ? names[mistake] : "unknown";
+}
+
+void format_bin_table(char *out, size_t size, const unsigned long long *expected,
+                      const unsigned long long *got)
+{
+    int used = snprintf(out, size, "  %-4s %20s %20s %21s\n", "bin", "expected", "got",
+                        "difference");
+    for (int bin = 0; bin < HISTOGRAM_BINS && used >= 0 && (size_t)used < size; bin++) {
+        /* Differences are shown signed: a poisoned bin shows up as a huge positive one. */
+        long long difference = (long long)(got[bin] - expected[bin]);
+        used += snprintf(out + used, size - (size_t)used, "  %-4s %20llu %20llu %+21lld\n",
+                         histogram_bin_name(bin), expected[bin], got[bin], difference);
+    }
+}

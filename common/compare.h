@@ -1,0 +1,65 @@
+/* Comparing a histogram with the CPU reference, and naming the likely mistake from the shape
+ * of the difference, so a student gets a cause to look for instead of seven numbers. */
+#ifndef COMMON_COMPARE_H
+#define COMMON_COMPARE_H
+
+#include "histogram.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum histogram_mistake {
+    MISTAKE_NONE,
+    MISTAKE_UNSTABLE,            /* repeated runs on the same input disagree */
+    MISTAKE_NOTHING_COUNTED,     /* every bin 0 */
+    MISTAKE_NOT_ZEROED,          /* every bin off by one same amount */
+    MISTAKE_MULTIPLIED,          /* every bin a whole multiple of the truth */
+    MISTAKE_READ_PAST_END,       /* the letters the grader puts after the text were counted */
+    MISTAKE_TAIL_MISSING,        /* only a prefix of the text was counted */
+    MISTAKE_HEAD_MISSING,        /* the start of the text (block 0's share) was not counted */
+    MISTAKE_HIGH_BYTES_COUNTED,  /* bytes 0x80-0xFF counted as letters */
+    MISTAKE_CAPITALS_COUNTED,    /* A-Z counted */
+    MISTAKE_ABOVE_Z_COUNTED,     /* { | } ~ DEL counted: the upper bound of the range test */
+    MISTAKE_NON_LETTERS_COUNTED, /* more counted than there are letters, no single class */
+    MISTAKE_WRONG_BINS,          /* the right total in the wrong bins */
+    MISTAKE_LOST_UPDATES,        /* short by irregular amounts */
+    MISTAKE_UNKNOWN
+};
+
+/* What the grader knows about one input and what came back from it. */
+struct histogram_evidence {
+    const char *text;
+    uint64_t length;
+    const unsigned long long *expected;    /* HISTOGRAM_BINS counts from cpu_histogram */
+    const unsigned long long *const *runs; /* run_count results, HISTOGRAM_BINS each */
+    int run_count;
+    char letter_after_text; /* the byte the grader fills past the end of the text, or 0 */
+};
+
+struct histogram_diagnosis {
+    enum histogram_mistake mistake;
+    int wrong_run;           /* index of the run the diagnosis describes, -1 when all are right */
+    char explanation[512];   /* what is wrong and what to look at, in a student's terms */
+};
+
+bool histograms_equal(const unsigned long long *a, const unsigned long long *b);
+
+struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *evidence);
+
+/* A short stable name of a mistake, for tests and machine-readable reports. */
+const char *histogram_mistake_name(enum histogram_mistake mistake);
+
+/* Writes the table "bin expected got difference" into out (always terminated). */
+void format_bin_table(char *out, size_t size, const unsigned long long *expected,
+                      const unsigned long long *got);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,30 @@
+/* Every CUDA call in the kit goes through CUDA_CHECK, so a failure names the call, the place
+ * and CUDA's own explanation instead of surfacing later as a wrong answer. */
+#ifndef COMMON_CUDA_CHECK_H
+#define COMMON_CUDA_CHECK_H
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Prints "file:line: call failed: <CUDA's message> (<error name>)", a hint for the errors
+ * students meet most, and exits. Exiting is deliberate: after a fault inside a kernel the
+ * CUDA context is unusable, and every later call would only report the same error again. */
+void cuda_check(cudaError_t result, const char *call, const char *file, int line);
+
+/* A hint at the usual cause of an error, or NULL where there is no useful one. */
+const char *cuda_error_hint(cudaError_t error);
+
+#define CUDA_CHECK(call) cuda_check((call), #call, __FILE__, __LINE__)
+
+/* A launch reports a bad configuration only through cudaGetLastError; faults inside the
+ * kernel surface at the next call that waits for it (cudaMemcpy, cudaDeviceSynchronize). */
+#define CUDA_CHECK_LAUNCH() cuda_check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,45 @@
+/* Texts for the histogram labs: seeded generators (the same seed always gives the same bytes,
+ * so a failure can be reproduced from the seed the grader prints) and file loading. */
+#ifndef COMMON_INPUTS_H
+#define COMMON_INPUTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum text_kind {
+    TEXT_ENGLISH_LIKE,    /* English letter frequencies with spaces, capitals, digits, punctuation */
+    TEXT_UNIFORM_LETTERS, /* lowercase letters, each equally likely */
+    TEXT_RANDOM_BYTES,    /* every byte value 0-255 equally likely: half of them negative chars */
+    TEXT_ONE_LETTER,      /* a single letter repeated: every thread hits the same bin */
+    TEXT_LONG_RUNS,       /* runs of one letter, 64 to 4159 long: locally dense, like an image */
+    TEXT_SHORT_RUNS,      /* runs of one letter, 8 to 64 long */
+    TEXT_NO_LETTERS,      /* random bytes with every lowercase letter left out: all bins 0 */
+    TEXT_KIND_COUNT
+};
+
+/* A short name for tables and command lines ("english-like", "random-bytes", ...). */
+const char *text_kind_name(enum text_kind kind);
+
+/* Fills text[0, length) deterministically from kind and seed. */
+void generate_text(enum text_kind kind, uint64_t seed, char *text, uint64_t length);
+
+/* Fills text[0, length) with source repeated; source_length must not be 0. */
+void repeat_text(const char *source, uint64_t source_length, char *text, uint64_t length);
+
+/* Reads a whole file into a malloc'ed buffer. Returns 0, or -1 with a sentence in error
+ * naming the file and what went wrong (missing, unreadable, a directory, empty). */
+int load_file(const char *path, char **data, uint64_t *length, char *error, size_t error_size);
+
+/* The next number of the splitmix64 sequence kept in *state: small, fast and good enough for
+ * test inputs; exposed so tests can draw seeds the same way the generators do. */
+uint64_t splitmix64(uint64_t *state);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,86 @@
+#define _POSIX_C_SOURCE 199309L
+#include "timing.h"
+
+#include "cuda_check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double median_of(double *samples, size_t count)
+{
+    if (count == 0)
+        return 0.0;
+    qsort(samples, count, sizeof *samples, compare_doubles);
+    if (count % 2 == 1)
+        return samples[count / 2];
+    return (samples[count / 2 - 1] + samples[count / 2]) / 2.0;
+}
+
+double host_now_ms(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec * 1e3 + (double)now.tv_nsec / 1e6;
+}
+
+static double time_one_run(struct timed_variant *variant, cudaEvent_t start, cudaEvent_t stop)
+{
+    CUDA_CHECK(cudaDeviceSynchronize());
+    if (variant->on_host) {
+        double begin = host_now_ms();
+        variant->run(variant->context);
+        return host_now_ms() - begin;
+    }
+    CUDA_CHECK(cudaEventRecord(start, 0));
+    variant->run(variant->context);
+    CUDA_CHECK(cudaEventRecord(stop, 0));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    /* Work the variant left running elsewhere must finish, and its errors show, before the
+     * next variant's clock starts. */
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGetLastError());
+    float elapsed_ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&elapsed_ms, start, stop));
+    return elapsed_ms;
+}
+
+void time_alternating(struct timed_variant *variants, size_t count, int warmup_runs,
+                      int timed_runs)
+{
+    if (timed_runs < TIMING_MIN_RUNS)
+        timed_runs = TIMING_MIN_RUNS;
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    double *samples = malloc(count * (size_t)timed_runs * sizeof *samples);
+    if (!samples) {
+        fprintf(stderr, "time_alternating: out of host memory\n");
+        exit(EXIT_FAILURE);
+    }
+    for (size_t v = 0; v < count; v++)
+        variants[v].wrong_results = 0;
+
+    for (int run = 0; run < warmup_runs + timed_runs; run++) {
+        for (size_t v = 0; v < count; v++) {
+            struct timed_variant *variant = &variants[v];
+            double ms = time_one_run(variant, start, stop);
+            if (variant->result_is_right && !variant->result_is_right(variant->context))
+                variant->wrong_results++;
+            if (run >= warmup_runs)
+                samples[v * (size_t)timed_runs + (size_t)(run - warmup_runs)] = ms;
+        }
+    }
+    for (size_t v = 0; v < count; v++)
+        variants[v].median_ms = median_of(&samples[v * (size_t)timed_runs], (size_t)timed_runs);
+
+    free(samples);
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+}

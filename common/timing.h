@@ -1,0 +1,46 @@
+/* Timing by the rules of the kit: CUDA events around device work, a warm-up first, at least
+ * ten timed runs, the median, and the variants being compared alternating run by run in one
+ * process, so that clock boosts, temperature and other tenants touch them all alike. */
+#ifndef COMMON_TIMING_H
+#define COMMON_TIMING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TIMING_MIN_RUNS 10
+
+struct timed_variant {
+    const char *name;
+    void (*run)(void *context);
+    /* Checks what the run left behind, outside the timed region; NULL when nothing to check. */
+    bool (*result_is_right)(void *context);
+    void *context;
+    bool on_host; /* timed with the host's monotonic clock (a CPU baseline), not CUDA events */
+
+    /* filled in by time_alternating */
+    double median_ms;
+    int wrong_results;
+};
+
+/* Sorts samples in place and returns their median (the mean of the middle two for an even count). */
+double median_of(double *samples, size_t count);
+
+/* Runs every variant warmup_runs times untimed, then timed_runs times timed, interleaved
+ * (v0, v1, ..., v0, v1, ...). The device is synchronised before each timed region starts and
+ * after it ends, so no work from one run spills into another's time. timed_runs below
+ * TIMING_MIN_RUNS is raised to it. */
+void time_alternating(struct timed_variant *variants, size_t count, int warmup_runs,
+                      int timed_runs);
+
+/* Milliseconds of the host's monotonic clock, for CPU baselines. */
+double host_now_ms(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,125 @@
+#include "count_grading.h"
+
+#include "cuda_check.h"
+#include "grading.h"
+#include "report.h"
+#include "timing.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+
+struct launch_shape {
+    unsigned int blocks, threads_per_block;
+};
+
+static const struct launch_shape shapes[] = {
+    {1, 1},     {1, 32},   {1, 1000}, {1, 1024}, {3, 999},   {7, 33},
+    {1000, 1},  {257, 96}, {4097, 255}, {65536, 64}, {SLIDES_BLOCKS, SLIDES_THREADS_PER_BLOCK},
+};
+
+void check_exact_counts(const char *function_name, count_launcher *launch)
+{
+    int wrong = 0;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        struct launch_shape shape = shapes[s];
+        unsigned long long threads = (unsigned long long)shape.blocks * shape.threads_per_block;
+        float elapsed_ms;
+        unsigned long long count =
+            run_count_once(launch, shape.blocks, shape.threads_per_block, &elapsed_ms);
+        if (count == threads)
+            continue;
+        wrong++;
+        const char *hint =
+            count == 0                    ? "nothing was counted: did the kernel launch, and add to *count?"
+            : count < threads             ? "increments were lost: every update of a shared counter needs an atomic, "
+                                            "and a block's total may be read only after __syncthreads()"
+            : count % threads == 0        ? "every thread was counted several times: is the block's total added by "
+                                            "every thread instead of by one?"
+                                          : "more counted than there are threads: is the shared counter zeroed "
+                                            "before anyone counts, with a __syncthreads() after?";
+        cr_expect_fail("%s with %u blocks of %u threads: expected %llu, got %llu\n  %s",
+                       function_name, shape.blocks, shape.threads_per_block, threads, count, hint);
+    }
+    if (wrong == 0)
+        printf("%s: exact for all %zu launch shapes, from 1 thread to %u x %u\n", function_name,
+               sizeof shapes / sizeof shapes[0], SLIDES_BLOCKS, SLIDES_THREADS_PER_BLOCK);
+}
+
+struct count_run {
+    const struct count_contender *contender;
+    unsigned long long *d_count;
+    unsigned long long last_count;
+};
+
+static void run_contender(void *context)
+{
+    struct count_run *run = context;
+    run->contender->launch(run->d_count, SLIDES_BLOCKS, SLIDES_THREADS_PER_BLOCK);
+}
+
+static bool count_is_right(void *context)
+{
+    struct count_run *run = context;
+    const unsigned long long threads =
+        (unsigned long long)SLIDES_BLOCKS * SLIDES_THREADS_PER_BLOCK;
+    CUDA_CHECK(cudaMemcpy(&run->last_count, run->d_count, sizeof run->last_count,
+                          cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemset(run->d_count, 0, sizeof *run->d_count)); /* for the next run */
+    if (run->contender->kind == COUNT_RACY)
+        return run->last_count >= 1 && run->last_count <= threads;
+    return run->last_count == threads;
+}
+
+void report_count_speed(const struct count_contender *contenders, int count, int baseline_index)
+{
+    struct grading_options options = grading_options();
+    struct count_run runs[8];
+    struct timed_variant variants[8];
+    cr_assert(count <= 8, "report_count_speed: at most 8 contenders");
+    for (int c = 0; c < count; c++) {
+        runs[c] = (struct count_run){&contenders[c], NULL, 0};
+        CUDA_CHECK(cudaMalloc((void **)&runs[c].d_count, sizeof *runs[c].d_count));
+        CUDA_CHECK(cudaMemset(runs[c].d_count, 0, sizeof *runs[c].d_count));
+        variants[c] = (struct timed_variant){.name = contenders[c].label,
+                                             .run = run_contender,
+                                             .result_is_right = count_is_right,
+                                             .context = &runs[c]};
+    }
+    time_alternating(variants, (size_t)count, options.warmup_runs, options.timed_runs);
+
+    char what[160];
+    snprintf(what, sizeof what, "Speed: %u blocks x %u threads, each adding 1 to one counter",
+             SLIDES_BLOCKS, SLIDES_THREADS_PER_BLOCK);
+    print_speed_banner(what);
+    char baseline_header[64];
+    snprintf(baseline_header, sizeof baseline_header, "speedup over %s",
+             contenders[baseline_index].label);
+    const char *headers[] = {"kernel", "count (last run)", "updates lost", "median time",
+                             baseline_header};
+    struct table table;
+    table_init(&table, 5, headers);
+    const unsigned long long threads = (unsigned long long)SLIDES_BLOCKS * SLIDES_THREADS_PER_BLOCK;
+    for (int c = 0; c < count; c++) {
+        char count_text[32], lost_text[48], time_text[32], speedup_text[32];
+        snprintf(count_text, sizeof count_text, "%llu", runs[c].last_count);
+        unsigned long long lost = runs[c].last_count < threads ? threads - runs[c].last_count : 0;
+        snprintf(lost_text, sizeof lost_text, "%llu (%.4f%%)", lost,
+                 100.0 * (double)lost / (double)threads);
+        format_ms(time_text, sizeof time_text, variants[c].median_ms);
+        format_speedup(speedup_text, sizeof speedup_text, variants[baseline_index].median_ms,
+                       variants[c].median_ms);
+        const char *cells[] = {contenders[c].label, count_text, lost_text, time_text,
+                               speedup_text};
+        table_add_row(&table, cells);
+    }
+    table_print(stdout, &table);
+    fflush(stdout);
+
+    for (int c = 0; c < count; c++) {
+        cr_expect(variants[c].wrong_results == 0,
+                  "%s miscounted in %d of its timed runs (last count %llu): a result must be "
+                  "right every time, not only the first",
+                  contenders[c].label, variants[c].wrong_results, runs[c].last_count);
+        CUDA_CHECK(cudaFree(runs[c].d_count));
+    }
+}

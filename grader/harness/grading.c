@@ -1,0 +1,67 @@
+#include "grading.h"
+
+#include "device.h"
+
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifndef KIT_DATA_DIR
+#define KIT_DATA_DIR "grader/data"
+#endif
+
+static uint64_t number_from_environment(const char *name, uint64_t fallback)
+{
+    const char *text = getenv(name);
+    if (!text || !*text)
+        return fallback;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long value = strtoull(text, &end, 10);
+    if (errno || *end || text[0] == '-')
+        cr_assert_fail("%s=%s is not a whole number", name, text);
+    return value;
+}
+
+struct grading_options grading_options(void)
+{
+    struct grading_options options;
+    options.seed = number_from_environment("GRADE_SEED", 20261122);
+    options.timed_runs = (int)number_from_environment("GRADE_RUNS", 10);
+    options.warmup_runs = 1;
+    options.timing_bytes = number_from_environment("GRADE_TIMING_BYTES", 256ull << 20);
+    options.timing = getenv("GRADE_NO_TIMING") == NULL;
+    options.input_file = getenv("GRADE_INPUT");
+    if (options.input_file && !*options.input_file)
+        options.input_file = NULL;
+    options.data_dir = getenv("GRADE_DATA_DIR");
+    if (!options.data_dir || !*options.data_dir)
+        options.data_dir = KIT_DATA_DIR;
+    return options;
+}
+
+void require_gpu(void)
+{
+    char reason[256];
+    if (!gpu_available(reason, sizeof reason))
+        cr_skip_test("GPU test skipped: %s", reason);
+}
+
+void require_gpu_and_timing(void)
+{
+    if (getenv("GRADE_NO_TIMING"))
+        cr_skip_test("timing skipped: --no-timing was given");
+    require_gpu();
+}
+
+void print_speed_banner(const char *what)
+{
+    struct grading_options options = grading_options();
+    struct gpu_facts gpu = gpu_facts();
+    printf("\n%s\n  on %s (compute capability %d.%d, %d multiprocessors, %d MB of L2 cache); "
+           "median of %d timed runs after %d warm-up, variants alternating run by run\n",
+           what, gpu.name, gpu.major, gpu.minor, gpu.multiprocessors,
+           gpu.l2_cache_bytes >> 20, options.timed_runs < 10 ? 10 : options.timed_runs,
+           options.warmup_runs);
+}

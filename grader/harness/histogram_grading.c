@@ -1,0 +1,470 @@
+#include "histogram_grading.h"
+
+#include "compare.h"
+#include "cuda_check.h"
+#include "device.h"
+#include "grading.h"
+#include "reference.h"
+#include "report.h"
+#include "timing.h"
+
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Bytes of GUARD_LETTER on both sides of the text: a kernel that reads past either end counts
+ * them, and the diagnosis can say so. */
+#define TEXT_GUARD_BYTES 4096
+#define GUARD_LETTER 'z'
+/* Counters around the seven bins, holding a known value: a write outside the bins changes one. */
+#define BIN_GUARD_COUNTERS 8
+#define BIN_GUARD_VALUE 0x6A7D6A7D6A7D6A7Dull
+/* The bins start as this garbage on every run: the function under test must zero them. */
+#define POISON_BYTE 0xA5
+#define CHECK_RUNS 3
+#define SHIPPED_TEXT_NAME "jargon-file-4.4.7.txt"
+
+static char *checked_malloc(uint64_t bytes)
+{
+    char *memory = malloc(bytes ? bytes : 1);
+    cr_assert(memory != NULL, "out of host memory for %" PRIu64 " bytes", bytes);
+    return memory;
+}
+
+static char *load_or_fail(const char *path, uint64_t *length)
+{
+    char *data = NULL, error[512];
+    if (load_file(path, &data, length, error, sizeof error) != 0)
+        cr_assert_fail("%s", error);
+    return data;
+}
+
+static char *shipped_text(const struct grading_options *options, uint64_t *length)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", options->data_dir, SHIPPED_TEXT_NAME);
+    return load_or_fail(path, length);
+}
+
+/* The case's text in host memory (malloc'ed); skips the test for a missing --input file. */
+static char *case_text(const struct text_case *text_case, const struct grading_options *options,
+                       uint64_t *length)
+{
+    switch (text_case->source) {
+    case SOURCE_SHIPPED_TEXT:
+        return shipped_text(options, length);
+    case SOURCE_STUDENT_FILE:
+        if (!options->input_file)
+            cr_skip_test("no --input FILE given");
+        return load_or_fail(options->input_file, length);
+    case SOURCE_GENERATED:
+    default:
+        *length = text_case->length;
+        char *text = checked_malloc(*length);
+        generate_text(text_case->kind, options->seed, text, *length);
+        return text;
+    }
+}
+
+/* Device buffers laid out as [guard][text][guard] and [guard counters][bins][guard counters]. */
+struct guarded_buffers {
+    char *text_allocation, *d_text;
+    unsigned long long *bins_allocation, *d_bins;
+    uint64_t length;
+};
+
+static struct guarded_buffers allocate_guarded(uint64_t length)
+{
+    struct guarded_buffers buffers = {NULL, NULL, NULL, NULL, length};
+    CUDA_CHECK(cudaMalloc((void **)&buffers.text_allocation, length + 2 * TEXT_GUARD_BYTES));
+    buffers.d_text = buffers.text_allocation + TEXT_GUARD_BYTES;
+    CUDA_CHECK(cudaMemset(buffers.text_allocation, GUARD_LETTER, TEXT_GUARD_BYTES));
+    CUDA_CHECK(cudaMemset(buffers.d_text + length, GUARD_LETTER, TEXT_GUARD_BYTES));
+
+    const size_t counters = HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS;
+    unsigned long long guards[HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS];
+    for (size_t c = 0; c < counters; c++)
+        guards[c] = BIN_GUARD_VALUE;
+    CUDA_CHECK(cudaMalloc((void **)&buffers.bins_allocation, sizeof guards));
+    CUDA_CHECK(cudaMemcpy(buffers.bins_allocation, guards, sizeof guards, cudaMemcpyHostToDevice));
+    buffers.d_bins = buffers.bins_allocation + BIN_GUARD_COUNTERS;
+    return buffers;
+}
+
+static void free_guarded(struct guarded_buffers *buffers)
+{
+    CUDA_CHECK(cudaFree(buffers->text_allocation));
+    CUDA_CHECK(cudaFree(buffers->bins_allocation));
+}
+
+/* Runs the function once on poisoned bins; returns false, with a message, if it wrote outside
+ * them. */
+static bool run_once(histogram_function *function, const struct guarded_buffers *buffers,
+                     unsigned long long got[HISTOGRAM_BINS], char *problem, size_t problem_size)
+{
+    CUDA_CHECK(cudaMemset(buffers->d_bins, POISON_BYTE, HISTOGRAM_BINS * sizeof *got));
+    function(buffers->d_text, buffers->length, buffers->d_bins);
+    CUDA_CHECK(cudaDeviceSynchronize()); /* a fault inside the kernel surfaces here */
+    CUDA_CHECK(cudaGetLastError());
+
+    unsigned long long all[HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS];
+    CUDA_CHECK(cudaMemcpy(all, buffers->bins_allocation, sizeof all, cudaMemcpyDeviceToHost));
+    memcpy(got, all + BIN_GUARD_COUNTERS, HISTOGRAM_BINS * sizeof *got);
+    for (int c = 0; c < HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS; c++) {
+        bool is_bin = c >= BIN_GUARD_COUNTERS && c < BIN_GUARD_COUNTERS + HISTOGRAM_BINS;
+        if (!is_bin && all[c] != BIN_GUARD_VALUE) {
+            int offset = c - BIN_GUARD_COUNTERS;
+            snprintf(problem, problem_size,
+                     "it wrote outside the %d bins: the counter at d_histogram[%d] changed. A bin "
+                     "index was out of range: check the letter test (0 <= c - 'a' < 26) and the "
+                     "bin arithmetic ((c - 'a') / 4).",
+                     HISTOGRAM_BINS, offset);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool text_unchanged(const struct guarded_buffers *buffers, const char *text)
+{
+    uint64_t total = buffers->length + 2 * TEXT_GUARD_BYTES;
+    char *copy = checked_malloc(total);
+    CUDA_CHECK(cudaMemcpy(copy, buffers->text_allocation, total, cudaMemcpyDeviceToHost));
+    bool unchanged = memcmp(copy + TEXT_GUARD_BYTES, text, buffers->length) == 0;
+    for (uint64_t i = 0; i < TEXT_GUARD_BYTES && unchanged; i++)
+        unchanged = copy[i] == GUARD_LETTER && copy[TEXT_GUARD_BYTES + buffers->length + i] == GUARD_LETTER;
+    free(copy);
+    return unchanged;
+}
+
+static void describe_case(char *where, size_t size, const char *function_name,
+                          const struct text_case *text_case,
+                          const struct grading_options *options, uint64_t length)
+{
+    if (text_case->source == SOURCE_GENERATED)
+        snprintf(where, size, "%s on %s (%s, %" PRIu64 " bytes, seed %" PRIu64 ")", function_name,
+                 text_case->name, text_kind_name(text_case->kind), length, options->seed);
+    else
+        snprintf(where, size, "%s on %s (%" PRIu64 " bytes)", function_name,
+                 text_case->source == SOURCE_STUDENT_FILE ? options->input_file : SHIPPED_TEXT_NAME,
+                 length);
+}
+
+/* Fails the test with the table of bins and the likely mistake, if the runs were wrong. */
+static void judge_runs(const char *where, const char *text, uint64_t length,
+                       const unsigned long long *expected, const unsigned long long *const *runs,
+                       int run_count)
+{
+    struct histogram_evidence evidence = {text, length, expected, runs, run_count, GUARD_LETTER};
+    struct histogram_diagnosis diagnosis = diagnose_histogram(&evidence);
+    if (diagnosis.mistake == MISTAKE_NONE)
+        return;
+    char table[1024];
+    format_bin_table(table, sizeof table, expected, runs[diagnosis.wrong_run]);
+    cr_assert_fail("%s: wrong histogram on run %d of %d\n%s  likely cause (%s): %s", where,
+                   diagnosis.wrong_run + 1, run_count, table,
+                   histogram_mistake_name(diagnosis.mistake), diagnosis.explanation);
+}
+
+void check_host_histogram_function(const char *function_name, host_histogram_function *function,
+                                   const struct text_case *text_case)
+{
+    struct grading_options options = grading_options();
+    uint64_t length = 0;
+    char *text = case_text(text_case, &options, &length);
+    unsigned long long expected[HISTOGRAM_BINS], got[HISTOGRAM_BINS];
+    cpu_histogram(text, length, expected);
+
+    /* The student's function reads a copy followed by guard letters, like the GPU's. */
+    char *guarded = checked_malloc(length + TEXT_GUARD_BYTES);
+    memcpy(guarded, text, length);
+    memset(guarded + length, GUARD_LETTER, TEXT_GUARD_BYTES);
+    memset(got, POISON_BYTE, sizeof got);
+    function(guarded, length, got);
+    bool unchanged = memcmp(guarded, text, length) == 0;
+    free(guarded);
+
+    char where[256];
+    describe_case(where, sizeof where, function_name, text_case, &options, length);
+    const unsigned long long *runs[1] = {got};
+    cr_assert(unchanged, "%s: the text was modified; it is read-only.", where);
+    judge_runs(where, text, length, expected, runs, 1);
+    free(text);
+}
+
+void check_histogram_function(const char *function_name, histogram_function *function,
+                              const struct text_case *text_case)
+{
+    struct grading_options options = grading_options();
+    uint64_t length = 0;
+    char *text = case_text(text_case, &options, &length);
+    unsigned long long expected[HISTOGRAM_BINS];
+    cpu_histogram(text, length, expected);
+
+    struct guarded_buffers buffers = allocate_guarded(length);
+    CUDA_CHECK(cudaMemcpy(buffers.d_text, text, length, cudaMemcpyHostToDevice));
+
+    unsigned long long results[CHECK_RUNS][HISTOGRAM_BINS];
+    const unsigned long long *runs[CHECK_RUNS];
+    char problem[512] = "";
+    bool inside = true;
+    for (int run = 0; run < CHECK_RUNS && inside; run++) {
+        inside = run_once(function, &buffers, results[run], problem, sizeof problem);
+        runs[run] = results[run];
+    }
+    bool unchanged = text_unchanged(&buffers, text);
+    free_guarded(&buffers);
+
+    char where[256];
+    describe_case(where, sizeof where, function_name, text_case, &options, length);
+    /* A failed assertion ends this test's process, which frees everything with it. */
+    cr_assert(inside, "%s: %s", where, problem);
+    cr_assert(unchanged, "%s: the text was modified. The input is read-only: count into the "
+                         "bins, never write to d_text.",
+              where);
+    judge_runs(where, text, length, expected, runs, CHECK_RUNS);
+    free(text);
+}
+
+void check_histogram_past_4gib(const char *function_name, histogram_function *function)
+{
+    /* 2^32 + 1 'a's, then a 256-byte tail of every kind of byte. Past 2^32 a 32-bit index
+     * wraps around and counts the start again; the first bin needs more than 32 bits. */
+    const uint64_t letters_a = (1ull << 32) + 1, tail = 256, length = letters_a + tail;
+    struct gpu_facts gpu = gpu_facts();
+    if (gpu.free_memory_bytes < length + (1ull << 30))
+        cr_skip_test("the GPU has %zu MiB free; this test needs %" PRIu64 " MiB",
+                     gpu.free_memory_bytes >> 20, (length >> 20) + 1024);
+
+    char tail_text[256];
+    for (uint64_t i = 0; i < tail; i++)
+        tail_text[i] = (char)(i * 7 + 3); /* every byte value once: letters, capitals, >= 0x80 */
+    unsigned long long expected[HISTOGRAM_BINS];
+    cpu_histogram(tail_text, tail, expected);
+    expected[0] += letters_a;
+
+    struct guarded_buffers buffers = allocate_guarded(length);
+    CUDA_CHECK(cudaMemset(buffers.d_text, 'a', letters_a));
+    CUDA_CHECK(cudaMemcpy(buffers.d_text + letters_a, tail_text, tail, cudaMemcpyHostToDevice));
+    unsigned long long got[HISTOGRAM_BINS];
+    char problem[512] = "";
+    bool inside = run_once(function, &buffers, got, problem, sizeof problem);
+    free_guarded(&buffers);
+    cr_assert(inside, "%s on a text of %" PRIu64 " bytes: %s", function_name, length, problem);
+    if (!histograms_equal(got, expected)) {
+        char table[1024];
+        format_bin_table(table, sizeof table, expected, got);
+        cr_assert_fail("%s on a text of %" PRIu64 " bytes (2^32 + 257: 2^32 + 1 'a's, then 256 "
+                       "bytes of every value): wrong histogram\n%s  likely cause: a 32-bit index "
+                       "or count. Past 2^32 an unsigned int wraps around to 0, so the start of the "
+                       "text is counted again; compute indices and sizes in uint64_t.",
+                       function_name, length, table);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Speed                                                                                     */
+/* ---------------------------------------------------------------------------------------- */
+
+struct timing_input {
+    char name[64];
+    char *text;
+    uint64_t length;
+};
+
+struct contender_run {
+    const struct contender *contender;
+    const struct timing_input *input;
+    const char *d_text;
+    unsigned long long *d_bins;
+    unsigned long long host_bins[HISTOGRAM_BINS];
+    const unsigned long long *expected;
+};
+
+static void run_contender(void *context)
+{
+    struct contender_run *run = context;
+    const struct contender *contender = run->contender;
+    if (contender->on_host)
+        contender->on_host(run->input->text, run->input->length, run->host_bins);
+    else if (contender->with_parameter)
+        contender->with_parameter(run->d_text, run->input->length, run->d_bins,
+                                  contender->parameter);
+    else
+        contender->function(run->d_text, run->input->length, run->d_bins);
+}
+
+static bool contender_result_is_right(void *context)
+{
+    struct contender_run *run = context;
+    if (run->contender->on_host)
+        return histograms_equal(run->host_bins, run->expected);
+    unsigned long long got[HISTOGRAM_BINS];
+    CUDA_CHECK(cudaMemcpy(got, run->d_bins, sizeof got, cudaMemcpyDeviceToHost));
+    /* Poison for the next run, so a run that does nothing cannot pass on its predecessor's work. */
+    CUDA_CHECK(cudaMemset(run->d_bins, POISON_BYTE, sizeof got));
+    return histograms_equal(got, run->expected);
+}
+
+/* Times every contender on one input; medians_ms[c] receives contender c's median. */
+static void time_contenders(const struct contender *contenders, int count,
+                            const struct timing_input *input, double *medians_ms)
+{
+    struct grading_options options = grading_options();
+    unsigned long long expected[HISTOGRAM_BINS];
+    cpu_histogram(input->text, input->length, expected);
+    char *d_text = NULL;
+    CUDA_CHECK(cudaMalloc((void **)&d_text, input->length ? input->length : 1));
+    CUDA_CHECK(cudaMemcpy(d_text, input->text, input->length, cudaMemcpyHostToDevice));
+
+    struct contender_run *runs = calloc((size_t)count, sizeof *runs);
+    struct timed_variant *variants = calloc((size_t)count, sizeof *variants);
+    cr_assert(runs && variants, "out of host memory");
+    for (int c = 0; c < count; c++) {
+        runs[c] = (struct contender_run){&contenders[c], input, d_text, NULL, {0}, expected};
+        CUDA_CHECK(cudaMalloc((void **)&runs[c].d_bins, HISTOGRAM_BINS * sizeof *runs[c].d_bins));
+        CUDA_CHECK(cudaMemset(runs[c].d_bins, POISON_BYTE, HISTOGRAM_BINS * sizeof *runs[c].d_bins));
+        variants[c] = (struct timed_variant){.name = contenders[c].label,
+                                             .run = run_contender,
+                                             .result_is_right = contender_result_is_right,
+                                             .context = &runs[c],
+                                             .on_host = contenders[c].on_host != NULL};
+    }
+    time_alternating(variants, (size_t)count, options.warmup_runs, options.timed_runs);
+    for (int c = 0; c < count; c++) {
+        medians_ms[c] = variants[c].median_ms;
+        cr_expect(variants[c].wrong_results == 0,
+                  "%s gave a wrong histogram in %d of its timed runs on %s (seed %" PRIu64 "): "
+                  "the result must be right on every call, not only the first. Look for state "
+                  "left from an earlier call, or a race.",
+                  contenders[c].label, variants[c].wrong_results, input->name, options.seed);
+        CUDA_CHECK(cudaFree(runs[c].d_bins));
+    }
+    free(runs);
+    free(variants);
+    CUDA_CHECK(cudaFree(d_text));
+}
+
+/* The inputs timed: the student's file alone, or every distribution and the shipped text at
+ * the timing size. Built one at a time, so only one large text is in memory. */
+static int timing_input_count(const struct grading_options *options)
+{
+    return options->input_file ? 1 : TEXT_KIND_COUNT + 1;
+}
+
+static void make_timing_input(const struct grading_options *options, int index,
+                              struct timing_input *input)
+{
+    if (options->input_file) {
+        snprintf(input->name, sizeof input->name, "%s", options->input_file);
+        input->text = load_or_fail(options->input_file, &input->length);
+        return;
+    }
+    input->length = options->timing_bytes;
+    input->text = checked_malloc(input->length);
+    if (index < TEXT_KIND_COUNT) {
+        snprintf(input->name, sizeof input->name, "%s", text_kind_name((enum text_kind)index));
+        generate_text((enum text_kind)index, options->seed, input->text, input->length);
+    } else {
+        uint64_t source_length = 0;
+        char *source = shipped_text(options, &source_length);
+        repeat_text(source, source_length, input->text, input->length);
+        free(source);
+        snprintf(input->name, sizeof input->name, "jargon-file, repeated");
+    }
+}
+
+static void describe_inputs(const struct grading_options *options)
+{
+    if (options->input_file)
+        printf("  input: %s\n", options->input_file);
+    else
+        printf("  inputs: %" PRIu64 " MiB of each distribution (seed %" PRIu64
+               ") and of the Jargon File repeated; more than the L2 cache holds\n",
+               options->timing_bytes >> 20, options->seed);
+}
+
+void report_histogram_speed(const struct contender *contenders, int count,
+                            const struct speed_table *tables, int table_count)
+{
+    struct grading_options options = grading_options();
+    struct table printed[4];
+    cr_assert(table_count <= 4, "report_histogram_speed: at most 4 tables");
+    for (int t = 0; t < table_count; t++) {
+        const char *headers[] = {"input", contenders[tables[t].student].label,
+                                 contenders[tables[t].baseline].label, "speedup",
+                                 tables[t].reference >= 0 ? contenders[tables[t].reference].label : "",
+                                 "yours / reference"};
+        table_init(&printed[t], tables[t].reference >= 0 ? 6 : 4, headers);
+    }
+
+    double *medians = calloc((size_t)count, sizeof *medians);
+    cr_assert(medians, "out of host memory");
+    for (int i = 0; i < timing_input_count(&options); i++) {
+        struct timing_input input;
+        make_timing_input(&options, i, &input);
+        time_contenders(contenders, count, &input, medians);
+        for (int t = 0; t < table_count; t++) {
+            double student = medians[tables[t].student], baseline = medians[tables[t].baseline];
+            char student_text[32], baseline_text[32], speedup[32], reference_text[32] = "",
+                 relative[32] = "";
+            format_ms(student_text, sizeof student_text, student);
+            format_ms(baseline_text, sizeof baseline_text, baseline);
+            format_speedup(speedup, sizeof speedup, baseline, student);
+            if (tables[t].reference >= 0) {
+                double reference = medians[tables[t].reference];
+                format_ms(reference_text, sizeof reference_text, reference);
+                snprintf(relative, sizeof relative, "%.2f", reference > 0 ? student / reference : 0);
+            }
+            const char *cells[] = {input.name, student_text, baseline_text, speedup,
+                                   reference_text, relative};
+            table_add_row(&printed[t], cells);
+        }
+        free(input.text);
+    }
+    free(medians);
+
+    for (int t = 0; t < table_count; t++) {
+        print_speed_banner(tables[t].title);
+        describe_inputs(&options);
+        table_print(stdout, &printed[t]);
+    }
+    fflush(stdout);
+}
+
+void report_histogram_sweep(const char *title, const struct contender *contenders, int count,
+                            int baseline, enum text_kind kind)
+{
+    struct grading_options options = grading_options();
+    struct timing_input input;
+    input.length = options.timing_bytes;
+    input.text = checked_malloc(input.length);
+    snprintf(input.name, sizeof input.name, "%s", text_kind_name(kind));
+    generate_text(kind, options.seed, input.text, input.length);
+
+    double *medians = calloc((size_t)count, sizeof *medians);
+    cr_assert(medians, "out of host memory");
+    time_contenders(contenders, count, &input, medians);
+
+    print_speed_banner(title);
+    printf("  input: %" PRIu64 " MiB of %s text (seed %" PRIu64 ")\n", input.length >> 20,
+           input.name, options.seed);
+    char speedup_header[2 * TABLE_CELL_SIZE];
+    snprintf(speedup_header, sizeof speedup_header, "speedup over %s", contenders[baseline].label);
+    const char *headers[] = {"variant", "median time", speedup_header};
+    struct table table;
+    table_init(&table, 3, headers);
+    for (int c = 0; c < count; c++) {
+        char time_text[32], speedup[32];
+        format_ms(time_text, sizeof time_text, medians[c]);
+        format_speedup(speedup, sizeof speedup, medians[baseline], medians[c]);
+        const char *cells[] = {contenders[c].label, time_text, speedup};
+        table_add_row(&table, cells);
+    }
+    table_print(stdout, &table);
+    fflush(stdout);
+    free(medians);
+    free(input.text);
+}

@@ -1,0 +1,28 @@
+/* The grader of lab 3: an exact count through a shared-memory counter per block. */
+#include "lab3.h"
+
+#include "count_grading.h"
+#include "grading.h"
+#include "references.h"
+
+#include <criterion/criterion.h>
+
+/* The harness runs every lab's launcher through one function type. */
+_Static_assert(_Generic(&lab3_launch_shared_count, count_launcher *: 1, default: 0),
+               "lab3_launch_shared_count must keep the count_launcher shape of the contract");
+
+Test(shared_count, exact_for_every_launch_shape, .init = require_gpu,
+     .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    check_exact_counts("lab3_launch_shared_count", lab3_launch_shared_count);
+}
+
+Test(speed, shared_count, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
+{
+    const struct count_contender contenders[] = {
+        {"yours (shared counter)", lab3_launch_shared_count, COUNT_EXACT},
+        {"lab 2 reference (global atomic)", reference_lab2_launch_atomic_count, COUNT_EXACT},
+        {"lab 3 reference", reference_lab3_launch_shared_count, COUNT_EXACT},
+    };
+    report_count_speed(contenders, 3, 1);
+}

@@ -1,0 +1,42 @@
+/* The grader of lab 4: the sequential histogram on the CPU, the atomic kernel on the GPU. */
+#include "lab4.h"
+
+#include "grading.h"
+#include "histogram_grading.h"
+#include "references.h"
+
+#include <criterion/criterion.h>
+
+_Static_assert(_Generic(&lab4_histogram_atomic, histogram_function *: 1, default: 0),
+               "lab4_histogram_atomic must keep the histogram_function shape of the contract");
+
+/* Part A runs on the CPU: these tests need no GPU. */
+#define SEQUENTIAL_TEST(name, source, kind, length) \
+    HOST_HISTOGRAM_TEST(sequential, lab4_histogram_sequential, name, source, kind, length)
+HISTOGRAM_TEXT_CASES(SEQUENTIAL_TEST)
+
+#define ATOMIC_TEST(name, source, kind, length) \
+    HISTOGRAM_TEST(atomic, lab4_histogram_atomic, name, source, kind, length)
+HISTOGRAM_TEXT_CASES(ATOMIC_TEST)
+
+Test(atomic, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    check_histogram_past_4gib("lab4_histogram_atomic", lab4_histogram_atomic);
+}
+
+Test(speed, atomic_against_the_cpu, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
+{
+    /* Lab 3 counts rather than histograms, so lab 4's baseline is the sequential histogram on
+     * this machine's CPU, timed in the same run. */
+    const struct contender contenders[] = {
+        {.label = "yours (global atomics)", .function = lab4_histogram_atomic},
+        {.label = "sequential CPU (reference)", .on_host = reference_lab4_histogram_sequential},
+        {.label = "lab 4 reference", .function = reference_lab4_histogram_atomic},
+    };
+    const struct speed_table tables[] = {
+        {"Lab 4: your atomic kernel against the sequential CPU histogram (lab 3 counts rather "
+         "than histograms, so the baseline is the CPU)",
+         0, 1, 2},
+    };
+    report_histogram_speed(contenders, 3, tables, 1);
+}

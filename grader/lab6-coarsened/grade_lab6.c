@@ -1,0 +1,139 @@
+/* The grader of lab 6: contiguous and interleaved coarsening, several parameters each, and a
+ * sweep that shows the trade-off. */
+#include "lab6.h"
+
+#include "cuda_check.h"
+#include "grading.h"
+#include "histogram_grading.h"
+#include "references.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+
+static int multiprocessors(void)
+{
+    int count = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, 0));
+    return count;
+}
+
+/* The kernels graded with fixed parameters: 7 bytes a thread (not a power of two, so thread
+ * ranges end mid-block) and 3 blocks (few threads, long loops), and with the student's choices. */
+static void contiguous_7(const char *d_text, uint64_t length, unsigned long long *d_histogram)
+{
+    lab6_histogram_contiguous(d_text, length, d_histogram, 7);
+}
+
+static void contiguous_as_chosen(const char *d_text, uint64_t length,
+                                 unsigned long long *d_histogram)
+{
+    lab6_histogram_contiguous(d_text, length, d_histogram, lab6_chosen_chars_per_thread());
+}
+
+static void interleaved_3_blocks(const char *d_text, uint64_t length,
+                                 unsigned long long *d_histogram)
+{
+    lab6_histogram_interleaved(d_text, length, d_histogram, 3);
+}
+
+static void interleaved_as_chosen(const char *d_text, uint64_t length,
+                                  unsigned long long *d_histogram)
+{
+    lab6_histogram_interleaved(d_text, length, d_histogram, lab6_chosen_blocks(multiprocessors()));
+}
+
+#define CONTIGUOUS_7_TEST(name, source, kind, length) \
+    HISTOGRAM_TEST(contiguous_7_chars_per_thread, contiguous_7, name, source, kind, length)
+HISTOGRAM_TEXT_CASES(CONTIGUOUS_7_TEST)
+
+#define CONTIGUOUS_CHOSEN_TEST(name, source, kind, length) \
+    HISTOGRAM_TEST(contiguous_as_chosen, contiguous_as_chosen, name, source, kind, length)
+HISTOGRAM_TEXT_CASES(CONTIGUOUS_CHOSEN_TEST)
+
+#define INTERLEAVED_3_TEST(name, source, kind, length) \
+    HISTOGRAM_TEST(interleaved_3_blocks, interleaved_3_blocks, name, source, kind, length)
+HISTOGRAM_TEXT_CASES(INTERLEAVED_3_TEST)
+
+#define INTERLEAVED_CHOSEN_TEST(name, source, kind, length) \
+    HISTOGRAM_TEST(interleaved_as_chosen, interleaved_as_chosen, name, source, kind, length)
+HISTOGRAM_TEXT_CASES(INTERLEAVED_CHOSEN_TEST)
+
+Test(contiguous_as_chosen, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    check_histogram_past_4gib("lab6_histogram_contiguous", contiguous_as_chosen);
+}
+
+Test(interleaved_as_chosen, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    check_histogram_past_4gib("lab6_histogram_interleaved", interleaved_as_chosen);
+}
+
+Test(choices, are_launchable, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    unsigned int chars_per_thread = lab6_chosen_chars_per_thread();
+    cr_expect(chars_per_thread >= 1, "lab6_chosen_chars_per_thread() returned 0: a thread must "
+                                     "count at least one byte");
+    for (int sms = 1; sms <= 1024; sms *= 2) {
+        unsigned int blocks = lab6_chosen_blocks(sms);
+        cr_expect(blocks >= 1 && blocks <= 0x7FFFFFFFu,
+                  "lab6_chosen_blocks(%d) returned %u: a grid has 1 to 2^31 - 1 blocks", sms,
+                  blocks);
+    }
+}
+
+/* A contender that calls function with a fixed parameter, labelled by label_format (one %u). */
+static struct contender parameterized(void (*function)(const char *, uint64_t,
+                                                       unsigned long long *, unsigned int),
+                                      unsigned int parameter, const char *label_format)
+{
+    struct contender c = {.with_parameter = function, .parameter = parameter};
+    snprintf(c.label, sizeof c.label, label_format, parameter);
+    return c;
+}
+
+Test(speed, coarsened_against_lab5, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
+{
+    int sms = multiprocessors();
+    const struct contender contenders[] = {
+        parameterized(lab6_histogram_contiguous, lab6_chosen_chars_per_thread(),
+                      "yours (contiguous, %u a thread)"),
+        parameterized(lab6_histogram_interleaved, lab6_chosen_blocks(sms),
+                      "yours (interleaved, %u blocks)"),
+        {.label = "lab 5 reference (shared)", .function = reference_lab5_histogram_private_shared},
+        parameterized(reference_lab6_histogram_contiguous, reference_lab6_chosen_chars_per_thread(),
+                      "lab 6 reference (%u a thread)"),
+        parameterized(reference_lab6_histogram_interleaved, reference_lab6_chosen_blocks(sms),
+                      "lab 6 reference (%u blocks)"),
+    };
+    const struct speed_table tables[] = {
+        {"Lab 6, part A: contiguous partitioning with your chars_per_thread, against lab 5's "
+         "shared-memory kernel",
+         0, 2, 3},
+        {"Lab 6, part B: interleaved partitioning with your grid size, against lab 5's "
+         "shared-memory kernel",
+         1, 2, 4},
+    };
+    report_histogram_speed(contenders, 5, tables, 2);
+}
+
+Test(speed, sweep_of_the_parameters, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
+{
+    int sms = multiprocessors();
+    static const unsigned int chars_per_thread[] = {1, 4, 16, 32, 64, 256, 1024};
+    static const unsigned int blocks_per_sm[] = {1, 2, 4, 8, 16, 32};
+    struct contender contenders[1 + 7 + 6];
+    int count = 0;
+    contenders[count++] = (struct contender){.label = "lab 5 reference (shared)",
+                                             .function = reference_lab5_histogram_private_shared};
+    for (int k = 0; k < 7; k++) {
+        contenders[count++] = parameterized(lab6_histogram_contiguous, chars_per_thread[k],
+                                            "yours, contiguous, %u a thread");
+    }
+    for (int k = 0; k < 6; k++) {
+        contenders[count++] = parameterized(lab6_histogram_interleaved,
+                                            blocks_per_sm[k] * (unsigned int)sms,
+                                            "yours, interleaved, %u blocks");
+    }
+    report_histogram_sweep("Lab 6: how the parameters trade off (choose yours from this)",
+                           contenders, count, 0, TEXT_ENGLISH_LIKE);
+}

@@ -1,0 +1,62 @@
+/* The grader of lab 7: aggregation in shared memory (figure 9.15) and straight to global
+ * memory, each timed against its baseline on every distribution. */
+#include "lab7.h"
+
+#include "grading.h"
+#include "histogram_grading.h"
+#include "references.h"
+
+#include <criterion/criterion.h>
+
+_Static_assert(_Generic(&lab7_histogram_aggregated, histogram_function *: 1, default: 0) &&
+                   _Generic(&lab7_histogram_global_aggregated, histogram_function *: 1, default: 0),
+               "lab 7's functions must keep the histogram_function shape of the contract");
+
+static void lab6_reference_as_chosen(const char *d_text, uint64_t length,
+                                     unsigned long long *d_histogram)
+{
+    reference_lab6_histogram_contiguous(d_text, length, d_histogram,
+                                        reference_lab6_chosen_chars_per_thread());
+}
+
+#define AGGREGATED_TEST(name, source, kind, length) \
+    HISTOGRAM_TEST(aggregated, lab7_histogram_aggregated, name, source, kind, length)
+HISTOGRAM_TEXT_CASES(AGGREGATED_TEST)
+
+#define GLOBAL_AGGREGATED_TEST(name, source, kind, length) \
+    HISTOGRAM_TEST(global_aggregated, lab7_histogram_global_aggregated, name, source, kind, length)
+HISTOGRAM_TEXT_CASES(GLOBAL_AGGREGATED_TEST)
+
+Test(aggregated, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    check_histogram_past_4gib("lab7_histogram_aggregated", lab7_histogram_aggregated);
+}
+
+Test(global_aggregated, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    check_histogram_past_4gib("lab7_histogram_global_aggregated", lab7_histogram_global_aggregated);
+}
+
+Test(speed, aggregated_against_their_baselines, .init = require_gpu_and_timing,
+     .timeout = SPEED_TIMEOUT_S)
+{
+    const struct contender contenders[] = {
+        {.label = "yours (shared, aggregated)", .function = lab7_histogram_aggregated},
+        {.label = "lab 6 reference (contiguous)", .function = lab6_reference_as_chosen},
+        {.label = "lab 7 reference (shared)", .function = reference_lab7_histogram_aggregated},
+        {.label = "global, not aggregated (given)",
+         .function = reference_lab7_histogram_global_contiguous},
+        {.label = "yours (global, aggregated)", .function = lab7_histogram_global_aggregated},
+        {.label = "lab 7 reference (global)",
+         .function = reference_lab7_histogram_global_aggregated},
+    };
+    const struct speed_table tables[] = {
+        {"Lab 7, part A: aggregation on shared-memory bins (figure 9.15), against lab 6's "
+         "contiguous kernel",
+         0, 1, 2},
+        {"Lab 7, part B: aggregation with atomics straight to global memory, against the same "
+         "kernel without it",
+         4, 3, 5},
+    };
+    report_histogram_speed(contenders, 6, tables, 2);
+}

@@ -1,0 +1,219 @@
+/* The diagnosis: each typical mistake, simulated on the CPU, must be named as such. */
+#include "compare.h"
+#include "inputs.h"
+#include "reference.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LENGTH 100003
+
+struct scenario {
+    char *text;
+    uint64_t length;
+    unsigned long long expected[HISTOGRAM_BINS];
+};
+
+static struct scenario english(void)
+{
+    struct scenario s = {malloc(LENGTH), LENGTH, {0}};
+    generate_text(TEXT_ENGLISH_LIKE, 99, s.text, LENGTH);
+    cpu_histogram(s.text, LENGTH, s.expected);
+    return s;
+}
+
+static enum histogram_mistake diagnose(const struct scenario *s,
+                                       const unsigned long long *const *runs, int run_count,
+                                       char *explanation)
+{
+    struct histogram_evidence evidence = {s->text, s->length, s->expected, runs, run_count, 'z'};
+    struct histogram_diagnosis d = diagnose_histogram(&evidence);
+    if (explanation)
+        strcpy(explanation, d.explanation);
+    return d.mistake;
+}
+
+static enum histogram_mistake diagnose_one(const struct scenario *s, const unsigned long long *got)
+{
+    const unsigned long long *runs[1] = {got};
+    return diagnose(s, runs, 1, NULL);
+}
+
+#define EXPECT_MISTAKE(got, want) \
+    cr_expect_eq(got, want, "diagnosed %s, expected %s", histogram_mistake_name(got), \
+                 histogram_mistake_name(want))
+
+Test(diagnosis, right_answers_are_right)
+{
+    struct scenario s = english();
+    const unsigned long long *runs[3] = {s.expected, s.expected, s.expected};
+    EXPECT_MISTAKE(diagnose(&s, runs, 3, NULL), MISTAKE_NONE);
+    free(s.text);
+}
+
+Test(diagnosis, results_that_change_between_runs_are_a_race)
+{
+    struct scenario s = english();
+    unsigned long long first[HISTOGRAM_BINS], second[HISTOGRAM_BINS];
+    memcpy(first, s.expected, sizeof first);
+    memcpy(second, s.expected, sizeof second);
+    first[2] -= 3;
+    second[2] -= 5;
+    const unsigned long long *runs[3] = {s.expected, first, second};
+    char explanation[512];
+    EXPECT_MISTAKE(diagnose(&s, runs, 3, explanation), MISTAKE_UNSTABLE);
+    cr_expect(strstr(explanation, "race"), "%s", explanation);
+    free(s.text);
+}
+
+Test(diagnosis, all_zero_is_nothing_counted)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS] = {0};
+    EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_NOTHING_COUNTED);
+    free(s.text);
+}
+
+Test(diagnosis, garbage_left_in_the_bins_is_not_zeroed)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+        got[bin] = s.expected[bin] + 0xA5A5A5A5A5A5A5A5ull;
+    EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_NOT_ZEROED);
+    free(s.text);
+}
+
+Test(diagnosis, a_commit_done_by_every_thread_multiplies)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+        got[bin] = s.expected[bin] * 256;
+    char explanation[512];
+    const unsigned long long *runs[1] = {got};
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_MULTIPLIED);
+    cr_expect(strstr(explanation, "256 times"), "%s", explanation);
+    free(s.text);
+}
+
+Test(diagnosis, counting_the_guard_after_the_text_is_reading_past_the_end)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    memcpy(got, s.expected, sizeof got);
+    got[6] += 45; /* the 'z's the grader puts after the text */
+    EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_READ_PAST_END);
+    free(s.text);
+}
+
+Test(diagnosis, a_missing_last_block_is_the_tail)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    cpu_histogram(s.text, LENGTH / 256 * 256, got); /* the partial last block dropped */
+    char explanation[512];
+    const unsigned long long *runs[1] = {got};
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_TAIL_MISSING);
+    cr_expect(strstr(explanation, "first 99840 of 100003"), "%s", explanation);
+    free(s.text);
+}
+
+Test(diagnosis, a_skipped_block_0_is_the_head)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    cpu_histogram(s.text + 256, LENGTH - 256, got);
+    char explanation[512];
+    const unsigned long long *runs[1] = {got};
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_HEAD_MISSING);
+    cr_expect(strstr(explanation, "blockIdx.x > 0"), "%s", explanation);
+    free(s.text);
+}
+
+/* Counts text as a buggy kernel would, with `counted` deciding which extra bytes slip in. */
+static void count_with_extra(const struct scenario *s, int (*extra_bin)(unsigned char),
+                             unsigned long long *got)
+{
+    memcpy(got, s->expected, HISTOGRAM_BINS * sizeof *got);
+    for (uint64_t i = 0; i < s->length; i++) {
+        int bin = extra_bin((unsigned char)s->text[i]);
+        if (bin >= 0)
+            got[bin]++;
+    }
+}
+
+static int high_byte_bin(unsigned char byte) { return byte >= 0x80 ? byte % HISTOGRAM_BINS : -1; }
+static int capital_bin(unsigned char byte) { return byte >= 'A' && byte <= 'Z' ? (byte - 'A') / 4 : -1; }
+static int above_z_bin(unsigned char byte) { return byte == '{' || byte == '|' ? 6 : -1; }
+static int digit_bin(unsigned char byte) { return byte >= '0' && byte <= '9' ? 0 : -1; }
+
+static struct scenario random_bytes(void)
+{
+    struct scenario s = {malloc(LENGTH), LENGTH, {0}};
+    generate_text(TEXT_RANDOM_BYTES, 5, s.text, LENGTH);
+    cpu_histogram(s.text, LENGTH, s.expected);
+    return s;
+}
+
+Test(diagnosis, each_class_of_wrongly_counted_bytes_is_named)
+{
+    struct scenario s = random_bytes();
+    unsigned long long got[HISTOGRAM_BINS];
+    count_with_extra(&s, high_byte_bin, got);
+    EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_HIGH_BYTES_COUNTED);
+    count_with_extra(&s, capital_bin, got);
+    EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_CAPITALS_COUNTED);
+    count_with_extra(&s, above_z_bin, got);
+    EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_ABOVE_Z_COUNTED);
+    count_with_extra(&s, digit_bin, got);
+    EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_NON_LETTERS_COUNTED);
+    free(s.text);
+}
+
+Test(diagnosis, the_right_total_in_shifted_bins_is_bin_arithmetic)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+        got[bin] = s.expected[(bin + 1) % HISTOGRAM_BINS];
+    EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_WRONG_BINS);
+    free(s.text);
+}
+
+Test(diagnosis, irregular_shortfalls_are_lost_updates)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+        got[bin] = s.expected[bin] - s.expected[bin] / (3 + bin);
+    EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_LOST_UPDATES);
+    free(s.text);
+}
+
+Test(diagnosis, anything_else_is_unknown_but_explained)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    memcpy(got, s.expected, sizeof got);
+    got[0] += 1000000;
+    got[3] -= 7;
+    char explanation[512];
+    const unsigned long long *runs[1] = {got};
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_UNKNOWN);
+    cr_expect(strlen(explanation) > 20);
+    free(s.text);
+}
+
+Test(bin_table, shows_expected_got_and_signed_difference)
+{
+    unsigned long long expected[HISTOGRAM_BINS] = {10, 20, 30, 40, 50, 60, 70};
+    unsigned long long got[HISTOGRAM_BINS] = {10, 18, 30, 40, 50, 60, 75};
+    char table[1024];
+    format_bin_table(table, sizeof table, expected, got);
+    cr_expect(strstr(table, "e-h"), "%s", table);
+    cr_expect(strstr(table, "-2\n"), "%s", table);
+    cr_expect(strstr(table, "+5\n"), "%s", table);
+    cr_expect(strstr(table, "+0\n"), "%s", table);
+}

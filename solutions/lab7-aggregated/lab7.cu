@@ -1,0 +1,150 @@
+// Lab 7 reference solution: aggregated histograms.
+#include "lab7.h"
+
+#include "cuda_check.h"
+
+static const unsigned int threads_per_block = 256;
+
+__device__ void zero_block_bins(unsigned int *block_bins)
+{
+    for (unsigned int bin = threadIdx.x; bin < HISTOGRAM_BINS; bin += blockDim.x)
+        block_bins[bin] = 0;
+    __syncthreads();
+}
+
+__device__ void commit_block_bins(const unsigned int *block_bins, unsigned long long *histogram)
+{
+    __syncthreads();
+    for (unsigned int bin = threadIdx.x; bin < HISTOGRAM_BINS; bin += blockDim.x) {
+        unsigned int count = block_bins[bin];
+        if (count > 0)
+            atomicAdd(&histogram[bin], (unsigned long long)count);
+    }
+}
+
+// The bin of a byte, or -1 for anything that is not a lowercase letter.
+__device__ int bin_of(char byte)
+{
+    int position = byte - 'a';
+    return position >= 0 && position < 26 ? position / LETTERS_PER_BIN : -1;
+}
+
+// ---------------------------------------------------------------------------------------
+// Part A: aggregation on top of shared-memory privatization (figure 9.15).
+// ---------------------------------------------------------------------------------------
+
+__global__ void histogram_aggregated_kernel(const char *text, uint64_t length,
+                                            unsigned long long *histogram)
+{
+    __shared__ unsigned int block_bins[HISTOGRAM_BINS];
+    zero_block_bins(block_bins);
+
+    // The run of letters of one bin this thread has seen and not yet added.
+    int run_bin = -1;
+    unsigned int run_length = 0;
+
+    uint64_t grid_threads = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < length;
+         i += grid_threads) {
+        int bin = bin_of(text[i]);
+        if (bin < 0)
+            continue; // a non-letter neither ends nor extends the run
+        if (bin == run_bin) {
+            run_length++;
+        } else {
+            if (run_length > 0)
+                atomicAdd(&block_bins[run_bin], run_length);
+            run_bin = bin;
+            run_length = 1;
+        }
+    }
+    if (run_length > 0)
+        atomicAdd(&block_bins[run_bin], run_length);
+
+    commit_block_bins(block_bins, histogram);
+}
+
+void lab7_histogram_aggregated(const char *d_text, uint64_t length,
+                               unsigned long long *d_histogram)
+{
+    CUDA_CHECK(cudaMemset(d_histogram, 0, HISTOGRAM_BINS * sizeof *d_histogram));
+    if (length == 0)
+        return;
+    int device = 0, multiprocessors = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    histogram_aggregated_kernel<<<8 * multiprocessors, threads_per_block>>>(d_text, length,
+                                                                           d_histogram);
+    CUDA_CHECK_LAUNCH();
+}
+
+// ---------------------------------------------------------------------------------------
+// Part B: aggregation where atomics are expensive: straight to global memory.
+// ---------------------------------------------------------------------------------------
+
+__global__ void histogram_global_contiguous_kernel(const char *text, uint64_t length,
+                                                   unsigned long long *histogram)
+{
+    uint64_t thread = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint64_t begin = thread * LAB7_GLOBAL_CHARS_PER_THREAD;
+    uint64_t end = min(begin + LAB7_GLOBAL_CHARS_PER_THREAD, length);
+    for (uint64_t i = begin; i < end; i++) {
+        int bin = bin_of(text[i]);
+        if (bin >= 0)
+            atomicAdd(&histogram[bin], 1ULL);
+    }
+}
+
+__global__ void histogram_global_aggregated_kernel(const char *text, uint64_t length,
+                                                   unsigned long long *histogram)
+{
+    uint64_t thread = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint64_t begin = thread * LAB7_GLOBAL_CHARS_PER_THREAD;
+    uint64_t end = min(begin + LAB7_GLOBAL_CHARS_PER_THREAD, length);
+
+    int run_bin = -1;
+    unsigned long long run_length = 0;
+    for (uint64_t i = begin; i < end; i++) {
+        int bin = bin_of(text[i]);
+        if (bin < 0)
+            continue;
+        if (bin == run_bin) {
+            run_length++;
+        } else {
+            if (run_length > 0)
+                atomicAdd(&histogram[run_bin], run_length);
+            run_bin = bin;
+            run_length = 1;
+        }
+    }
+    if (run_length > 0)
+        atomicAdd(&histogram[run_bin], run_length);
+}
+
+static unsigned int global_blocks_for(uint64_t length)
+{
+    uint64_t chars_per_block = (uint64_t)threads_per_block * LAB7_GLOBAL_CHARS_PER_THREAD;
+    return (unsigned int)((length + chars_per_block - 1) / chars_per_block);
+}
+
+void lab7_histogram_global_contiguous(const char *d_text, uint64_t length,
+                                      unsigned long long *d_histogram)
+{
+    CUDA_CHECK(cudaMemset(d_histogram, 0, HISTOGRAM_BINS * sizeof *d_histogram));
+    if (length == 0)
+        return;
+    histogram_global_contiguous_kernel<<<global_blocks_for(length), threads_per_block>>>(
+        d_text, length, d_histogram);
+    CUDA_CHECK_LAUNCH();
+}
+
+void lab7_histogram_global_aggregated(const char *d_text, uint64_t length,
+                                      unsigned long long *d_histogram)
+{
+    CUDA_CHECK(cudaMemset(d_histogram, 0, HISTOGRAM_BINS * sizeof *d_histogram));
+    if (length == 0)
+        return;
+    histogram_global_aggregated_kernel<<<global_blocks_for(length), threads_per_block>>>(
+        d_text, length, d_histogram);
+    CUDA_CHECK_LAUNCH();
+}
