@@ -54,6 +54,9 @@ LDFLAGS := $(CRITERION_LDFLAGS)
 COMMON := cuda_check timing inputs reference compare report device counting histogram_demo
 COMMON_OBJECTS := $(COMMON:%=build/common/%.o)
 HARNESS_OBJECTS := $(patsubst grader/harness/%.c,build/harness/%.o,$(wildcard grader/harness/*.c))
+# grader/wrong/<lab>/<name>.sed -> <lab>/<name>, graded from build/wrong/<name>/<lab>/grader
+WRONG := $(patsubst grader/wrong/%.sed,%,$(wildcard grader/wrong/*/*.sed))
+WRONG_GRADERS := $(foreach wrong,$(WRONG),build/wrong/$(notdir $(wrong))/$(patsubst %/,%,$(dir $(wrong)))/grader)
 UNIT_OBJECTS := $(patsubst grader/unit/%.c,build/unit/%.o,$(wildcard grader/unit/*.c))
 
 .PHONY: all test clean criterion FORCE $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab)))
@@ -62,7 +65,8 @@ UNIT_OBJECTS := $(patsubst grader/unit/%.c,build/unit/%.o,$(wildcard grader/unit
 help:
 	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
 
-all: $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab))) build/unit/unit-tests
+all: $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab))) build/unit/unit-tests \
+     $(WRONG_GRADERS)
 
 test: all
 	@bash grader/run-tests.sh
@@ -98,10 +102,10 @@ build/unit/%.o: grader/unit/%.c build/flags | build/criterion.ok
 build/unit/unit-tests: $(UNIT_OBJECTS) $(COMMON_OBJECTS) $(HARNESS_OBJECTS)
 	$(NVCC) $(LDFLAGS) $^ -o $@ -lcriterion
 
-# One lab, built from the student's file (ROLE student, in labs/) or the solution (ROLE
-# solution, in solutions/). $(1): lab, $(2): role, $(3): source folder.
+# One lab built from one source file into build/<role>/<lab>: the student's (labs/), the
+# solution (solutions/) or a known-wrong one. $(1): lab, $(2): role, $(3): the .cu file.
 define LAB_RULES
-build/$(2)/$(1)/$(call short,$(1)).o: $(3)/$(1)/$(call short,$(1)).cu build/flags
+build/$(2)/$(1)/$(call short,$(1)).o: $(3) build/flags
 	@mkdir -p $$(@D)
 	$$(NVCC) $$(NVCCFLAGS) -Ilabs/$(1) -c $$< -o $$@
 
@@ -121,8 +125,21 @@ build/$(2)/$(1)/grader: build/$(2)/$(1)/grade_$(call short,$(1)).o build/$(2)/$(
 	$$(NVCC) $$(LDFLAGS) $$^ -o $$@ -lcriterion
 endef
 
-$(foreach lab,$(LABS),$(eval $(call LAB_RULES,$(lab),student,labs)))
-$(foreach lab,$(LABS),$(eval $(call LAB_RULES,$(lab),solution,solutions)))
+$(foreach lab,$(LABS),$(eval $(call LAB_RULES,$(lab),student,labs/$(lab)/$(call short,$(lab)).cu)))
+$(foreach lab,$(LABS),$(eval $(call LAB_RULES,$(lab),solution,solutions/$(lab)/$(call short,$(lab)).cu)))
+
+# The known-wrong solutions the graders must reject: grader/wrong/<lab>/<name>.sed, a sed script
+# that plants one mistake in the lab's reference solution. $(1): lab, $(2): name.
+define WRONG_RULES
+build/wrong/$(2)/$(1)/$(call short,$(1)).cu: grader/wrong/$(1)/$(2).sed solutions/$(1)/$(call short,$(1)).cu
+	@mkdir -p $$(@D)
+	sed -f $$< solutions/$(1)/$(call short,$(1)).cu > $$@
+	@if cmp -s $$@ solutions/$(1)/$(call short,$(1)).cu; then \
+	  echo "$$<: the mutation no longer changes the solution; update it" >&2; rm -f $$@; exit 1; fi
+$(call LAB_RULES,$(1),wrong/$(2),build/wrong/$(2)/$(1)/$(call short,$(1)).cu)
+endef
+$(foreach wrong,$(WRONG),$(eval $(call WRONG_RULES,$(patsubst %/,%,$(dir $(wrong))),$(notdir $(wrong)))))
+
 
 # A reference is the solution's object with its lab<N>_ functions renamed reference_lab<N>_
 # and everything else (kernels, helpers) made local, so it links beside a student's lab.

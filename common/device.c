@@ -9,6 +9,11 @@ bool gpu_available(char *reason, size_t reason_size)
 {
     int count = 0;
     cudaError_t result = cudaGetDeviceCount(&count);
+    if (result == cudaErrorInsufficientDriver || result == cudaErrorNoDevice) {
+        snprintf(reason, reason_size, "no CUDA GPU with a recent enough driver on this machine "
+                 "(cudaGetDeviceCount: %s)", cudaGetErrorName(result));
+        return false;
+    }
     if (result != cudaSuccess) {
         snprintf(reason, reason_size, "no usable CUDA GPU (cudaGetDeviceCount: %s)",
                  cudaGetErrorString(result));

@@ -2,6 +2,7 @@
  * memory, each timed against its baseline on every distribution. */
 #include "lab7.h"
 
+#include "cuda_check.h"
 #include "grading.h"
 #include "histogram_grading.h"
 #include "references.h"
@@ -11,6 +12,14 @@
 _Static_assert(_Generic(&lab7_histogram_aggregated, histogram_function *: 1, default: 0) &&
                    _Generic(&lab7_histogram_global_aggregated, histogram_function *: 1, default: 0),
                "lab 7's functions must keep the histogram_function shape of the contract");
+
+static void lab6_reference_interleaved_as_lab7(const char *d_text, uint64_t length,
+                                              unsigned long long *d_histogram)
+{
+    int multiprocessors = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0));
+    reference_lab6_histogram_interleaved(d_text, length, d_histogram, 8u * (unsigned)multiprocessors);
+}
 
 static void lab6_reference_as_chosen(const char *d_text, uint64_t length,
                                      unsigned long long *d_histogram)
@@ -49,14 +58,18 @@ Test(speed, aggregated_against_their_baselines, .init = require_gpu_and_timing,
         {.label = "yours (global, aggregated)", .function = lab7_histogram_global_aggregated},
         {.label = "lab 7 reference (global)",
          .function = reference_lab7_histogram_global_aggregated},
+        {.label = "lab 6 reference (interleaved)", .function = lab6_reference_interleaved_as_lab7},
     };
     const struct speed_table tables[] = {
         {"Lab 7, part A: aggregation on shared-memory bins (figure 9.15), against lab 6's "
          "contiguous kernel",
          0, 1, 2},
+        {"Lab 7, part A, aggregation alone: against lab 6's interleaved kernel (the same "
+         "partitioning and grid, 8 blocks per multiprocessor, without aggregation)",
+         0, 6, 2},
         {"Lab 7, part B: aggregation with atomics straight to global memory, against the same "
          "kernel without it",
          4, 3, 5},
     };
-    report_histogram_speed(contenders, 6, tables, 2);
+    report_histogram_speed(contenders, 7, tables, 3);
 }

@@ -73,6 +73,8 @@ Test(format, speedups_say_when_they_are_slowdowns)
     cr_expect_str_eq(text, "0.08x (slower)");
     format_speedup(text, sizeof text, 786.6, 1.183);
     cr_expect_str_eq(text, "665x");
+    format_speedup(text, sizeof text, 1.12, 1.122);
+    cr_expect_str_eq(text, "1.00x");
     format_speedup(text, sizeof text, 1.0, 0.0);
     cr_expect_str_eq(text, "-");
 }

@@ -95,12 +95,13 @@ void lab6_histogram_interleaved(const char *d_text, uint64_t length,
 }
 
 // ---------------------------------------------------------------------------------------
-// Part C: the choices, from the grader's sweep on an H100 and an H200 (see the handout).
+// Part C: the choices, from the grader's sweep on an H200 (see the handout): 16 bytes a
+// thread was fastest there, and the interleaved kernel stopped improving at 8 blocks per SM.
 // ---------------------------------------------------------------------------------------
 
 unsigned int lab6_chosen_chars_per_thread(void)
 {
-    return 32;
+    return 16;
 }
 
 unsigned int lab6_chosen_blocks(int multiprocessors)

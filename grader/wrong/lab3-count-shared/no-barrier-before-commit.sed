@@ -1,0 +1,3 @@
+# Thread 0 commits the block's count without waiting for the other threads to add to it.
+# expect: increments were lost
+s|__syncthreads(); // everybody has counted before the block's total is read||

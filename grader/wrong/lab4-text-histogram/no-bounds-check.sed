@@ -1,0 +1,3 @@
+# The kernel has no i < length test, so the last block counts bytes past the end of the text.
+# expect: (read-past-end)
+/__global__/,/^}/s|if (i < length) {|{|

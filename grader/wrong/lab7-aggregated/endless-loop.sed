@@ -1,0 +1,4 @@
+# The loop never advances: the kernel hangs, and the grader must stop it and say so.
+# expect: Timed out
+# options: --filter aggregated/bytes_257 --timeout 10
+s|         i += grid_threads) {|         i += 0) {|
