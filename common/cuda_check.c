@@ -7,6 +7,7 @@ const char *cuda_error_hint(cudaError_t error)
 {
     switch (error) {
     case cudaErrorIllegalAddress:
+    case cudaErrorInvalidAddressSpace:
         return "a kernel read or wrote outside its buffers: check the bounds test (i < length) "
                "and that every index into the histogram is between 0 and 6";
     case cudaErrorInvalidConfiguration:

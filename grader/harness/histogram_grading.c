@@ -358,7 +358,8 @@ static void make_timing_input(const struct grading_options *options, int index,
                               struct timing_input *input)
 {
     if (options->input_file) {
-        snprintf(input->name, sizeof input->name, "%s", options->input_file);
+        const char *slash = strrchr(options->input_file, '/');
+        snprintf(input->name, sizeof input->name, "%s", slash ? slash + 1 : options->input_file);
         input->text = load_or_fail(options->input_file, &input->length);
         return;
     }
@@ -378,8 +379,16 @@ static void make_timing_input(const struct grading_options *options, int index,
 
 static void describe_inputs(const struct grading_options *options)
 {
-    if (options->input_file)
-        printf("  input: %s\n", options->input_file);
+    if (options->input_file) {
+        uint64_t length = 0;
+        free(load_or_fail(options->input_file, &length));
+        printf("  input: %s (%" PRIu64 " bytes)\n", options->input_file, length);
+        if (length < (uint64_t)gpu_facts().l2_cache_bytes)
+            printf("  note: this file fits in the GPU's L2 cache, so these times measure the cache, "
+                   "not memory; use a file larger than %d MB for figures that hold for big "
+                   "texts\n",
+                   gpu_facts().l2_cache_bytes >> 20);
+    }
     else
         printf("  inputs: %" PRIu64 " MiB of each distribution (seed %" PRIu64
                ") and of the Jargon File repeated; more than the L2 cache holds\n",
