@@ -377,22 +377,22 @@ static void make_timing_input(const struct grading_options *options, int index,
     }
 }
 
-static void describe_inputs(const struct grading_options *options)
+/* input_length: the length of the student's file, when the input is one. */
+static void describe_inputs(const struct grading_options *options, uint64_t input_length)
 {
     if (options->input_file) {
-        uint64_t length = 0;
-        free(load_or_fail(options->input_file, &length));
-        printf("  input: %s (%" PRIu64 " bytes)\n", options->input_file, length);
-        if (length < (uint64_t)gpu_facts().l2_cache_bytes)
+        printf("  input: %s (%" PRIu64 " bytes)\n", options->input_file, input_length);
+        int l2_bytes = gpu_facts().l2_cache_bytes;
+        if (input_length < (uint64_t)l2_bytes)
             printf("  note: this file fits in the GPU's L2 cache, so these times measure the cache, "
                    "not memory; use a file larger than %d MB for figures that hold for big "
                    "texts\n",
-                   gpu_facts().l2_cache_bytes >> 20);
-    }
-    else
+                   l2_bytes >> 20);
+    } else {
         printf("  inputs: %" PRIu64 " MiB of each distribution (seed %" PRIu64
                ") and of the Jargon File repeated; more than the L2 cache holds\n",
                options->timing_bytes >> 20, options->seed);
+    }
 }
 
 void report_histogram_speed(const struct contender *contenders, int count,
@@ -411,9 +411,11 @@ void report_histogram_speed(const struct contender *contenders, int count,
 
     double *medians = calloc((size_t)count, sizeof *medians);
     cr_assert(medians, "out of host memory");
+    uint64_t input_length = 0;
     for (int i = 0; i < timing_input_count(&options); i++) {
         struct timing_input input;
         make_timing_input(&options, i, &input);
+        input_length = input.length;
         time_contenders(contenders, count, &input, medians);
         for (int t = 0; t < table_count; t++) {
             double student = medians[tables[t].student], baseline = medians[tables[t].baseline];
@@ -437,7 +439,7 @@ void report_histogram_speed(const struct contender *contenders, int count,
 
     for (int t = 0; t < table_count; t++) {
         print_speed_banner(tables[t].title);
-        describe_inputs(&options);
+        describe_inputs(&options, input_length);
         table_print(stdout, &printed[t]);
     }
     fflush(stdout);
