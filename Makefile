@@ -59,7 +59,7 @@ WRONG := $(patsubst grader/wrong/%.sed,%,$(wildcard grader/wrong/*/*.sed))
 WRONG_GRADERS := $(foreach wrong,$(WRONG),build/wrong/$(notdir $(wrong))/$(patsubst %/,%,$(dir $(wrong)))/grader)
 UNIT_OBJECTS := $(patsubst grader/unit/%.c,build/unit/%.o,$(wildcard grader/unit/*.c))
 
-.PHONY: all test clean criterion FORCE $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab)))
+.PHONY: help all test clean criterion FORCE $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab)))
 .DEFAULT_GOAL := help
 
 help:
@@ -139,7 +139,6 @@ build/wrong/$(2)/$(1)/$(call short,$(1)).cu: grader/wrong/$(1)/$(2).sed solution
 $(call LAB_RULES,$(1),wrong/$(2),build/wrong/$(2)/$(1)/$(call short,$(1)).cu)
 endef
 $(foreach wrong,$(WRONG),$(eval $(call WRONG_RULES,$(patsubst %/,%,$(dir $(wrong))),$(notdir $(wrong)))))
-
 
 # A reference is the solution's object with its lab<N>_ functions renamed reference_lab<N>_
 # and everything else (kernels, helpers) made local, so it links beside a student's lab.

@@ -32,6 +32,13 @@ bool gpu_available(char *reason, size_t reason_size)
     return true;
 }
 
+int gpu_multiprocessors(void)
+{
+    int count = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, 0));
+    return count;
+}
+
 struct gpu_facts gpu_facts(void)
 {
     struct gpu_facts facts;

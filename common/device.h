@@ -22,6 +22,10 @@ struct gpu_facts {
  * test without a GPU can skip instead of fail. */
 bool gpu_available(char *reason, size_t reason_size);
 
+/* The multiprocessor count of device 0: cheap enough to ask before every launch that sizes
+ * its grid by it (exits with a message when there is no device). */
+int gpu_multiprocessors(void);
+
 /* Facts about device 0 (exits with a message when there is none). */
 struct gpu_facts gpu_facts(void);
 

@@ -41,9 +41,9 @@ expect_usage_error() { # description expected-message args...
     output=$(./grade "$@" 2>&1)
     status=$?
     if [ "$status" -eq 2 ] && grep -q -- "$message" <<<"$output" && grep -q '^usage: ./grade' <<<"$output"; then
-        check "grade $*" pass
+        check "grade $* ($description)" pass
     else
-        check "grade $*" fail "expected exit 2 and '$message', got exit $status: $(head -n 1 <<<"$output")"
+        check "grade $* ($description)" fail "expected exit 2 and '$message', got exit $status: $(head -n 1 <<<"$output")"
     fi
 }
 expect_usage_error "no lab" "which lab?"

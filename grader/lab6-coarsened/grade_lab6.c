@@ -2,20 +2,13 @@
  * sweep that shows the trade-off. */
 #include "lab6.h"
 
-#include "cuda_check.h"
+#include "device.h"
 #include "grading.h"
 #include "histogram_grading.h"
 #include "references.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
-
-static int multiprocessors(void)
-{
-    int count = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, 0));
-    return count;
-}
 
 /* The kernels graded with fixed parameters: 7 bytes a thread (not a power of two, so thread
  * ranges end mid-block) and 3 blocks (few threads, long loops), and with the student's choices. */
@@ -39,7 +32,8 @@ static void interleaved_3_blocks(const char *d_text, uint64_t length,
 static void interleaved_as_chosen(const char *d_text, uint64_t length,
                                   unsigned long long *d_histogram)
 {
-    lab6_histogram_interleaved(d_text, length, d_histogram, lab6_chosen_blocks(multiprocessors()));
+    lab6_histogram_interleaved(d_text, length, d_histogram,
+                               lab6_chosen_blocks(gpu_multiprocessors()));
 }
 
 #define CONTIGUOUS_7_TEST(name, source, kind, length) \
@@ -93,7 +87,7 @@ static struct contender parameterized(void (*function)(const char *, uint64_t,
 
 Test(speed, coarsened_against_lab5, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
 {
-    int sms = multiprocessors();
+    int sms = gpu_multiprocessors();
     const struct contender contenders[] = {
         parameterized(lab6_histogram_contiguous, lab6_chosen_chars_per_thread(),
                       "yours (contiguous, %u a thread)"),
@@ -118,7 +112,7 @@ Test(speed, coarsened_against_lab5, .init = require_gpu_and_timing, .timeout = S
 
 Test(speed, sweep_of_the_parameters, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
 {
-    int sms = multiprocessors();
+    int sms = gpu_multiprocessors();
     static const unsigned int chars_per_thread[] = {1, 4, 16, 32, 64, 256, 1024};
     static const unsigned int blocks_per_sm[] = {1, 2, 4, 8, 16, 32};
     struct contender contenders[1 + 7 + 6];

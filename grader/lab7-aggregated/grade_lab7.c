@@ -2,7 +2,7 @@
  * memory, each timed against its baseline on every distribution. */
 #include "lab7.h"
 
-#include "cuda_check.h"
+#include "device.h"
 #include "grading.h"
 #include "histogram_grading.h"
 #include "references.h"
@@ -16,9 +16,8 @@ _Static_assert(_Generic(&lab7_histogram_aggregated, histogram_function *: 1, def
 static void lab6_reference_interleaved_as_lab7(const char *d_text, uint64_t length,
                                               unsigned long long *d_histogram)
 {
-    int multiprocessors = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0));
-    reference_lab6_histogram_interleaved(d_text, length, d_histogram, 8u * (unsigned)multiprocessors);
+    reference_lab6_histogram_interleaved(d_text, length, d_histogram,
+                                         8u * (unsigned int)gpu_multiprocessors());
 }
 
 static void lab6_reference_as_chosen(const char *d_text, uint64_t length,

@@ -1,7 +1,7 @@
 /* Runs your lab 6 code once, with your chosen parameters. Run: build/student/lab6-coarsened/demo [FILE] */
 #include "lab6.h"
 
-#include "cuda_check.h"
+#include "device.h"
 #include "histogram_demo.h"
 
 static void contiguous_as_chosen(const char *d_text, uint64_t length,
@@ -13,9 +13,8 @@ static void contiguous_as_chosen(const char *d_text, uint64_t length,
 static void interleaved_as_chosen(const char *d_text, uint64_t length,
                                   unsigned long long *d_histogram)
 {
-    int multiprocessors = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0));
-    lab6_histogram_interleaved(d_text, length, d_histogram, lab6_chosen_blocks(multiprocessors));
+    lab6_histogram_interleaved(d_text, length, d_histogram,
+                               lab6_chosen_blocks(gpu_multiprocessors()));
 }
 
 int main(int argc, char **argv)
