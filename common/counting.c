@@ -2,6 +2,8 @@
 
 #include "cuda_check.h"
 
+#include <stdlib.h>
+
 unsigned long long run_count_once(count_launcher *launch, unsigned int blocks,
                                   unsigned int threads_per_block, float *elapsed_ms)
 {
@@ -36,4 +38,26 @@ void print_count_result(FILE *out, unsigned int blocks, unsigned int threads_per
     if (count < threads)
         fprintf(out, "updates lost = %llu (%.4f%% of them)\n", threads - count,
                 100.0 * (double)(threads - count) / (double)threads);
+}
+
+int launch_shape_from_arguments(int argc, char **argv, unsigned int *blocks,
+                                unsigned int *threads_per_block)
+{
+    *blocks = SLIDES_DEMO_BLOCKS;
+    *threads_per_block = SLIDES_DEMO_THREADS;
+    if (argc == 1)
+        return 0;
+    char *end_blocks = NULL, *end_threads = NULL;
+    unsigned long b = argc == 3 ? strtoul(argv[1], &end_blocks, 10) : 0;
+    unsigned long t = argc == 3 ? strtoul(argv[2], &end_threads, 10) : 0;
+    if (argc != 3 || *end_blocks || *end_threads || b < 1 || b > 0x7FFFFFFFul || t < 1 ||
+        t > 1024) {
+        fprintf(stderr, "usage: %s [BLOCKS THREADS_PER_BLOCK]  (default %u %u; 1 to 1024 threads a "
+                        "block)\n",
+                argv[0], SLIDES_DEMO_BLOCKS, SLIDES_DEMO_THREADS);
+        return 2;
+    }
+    *blocks = (unsigned int)b;
+    *threads_per_block = (unsigned int)t;
+    return 0;
 }

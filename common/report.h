@@ -9,7 +9,7 @@
 extern "C" {
 #endif
 
-#define TABLE_MAX_COLUMNS 8
+#define TABLE_MAX_COLUMNS 10
 #define TABLE_MAX_ROWS 48
 #define TABLE_CELL_SIZE 64
 

@@ -40,11 +40,11 @@ static double time_one_run(struct timed_variant *variant, cudaEvent_t start, cud
     }
     CUDA_CHECK(cudaEventRecord(start, 0));
     variant->run(variant->context);
+    /* The clock stops only when the whole device is idle: work a variant leaves running on
+     * another stream is timed too, not hidden after its return. */
+    CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaEventRecord(stop, 0));
     CUDA_CHECK(cudaEventSynchronize(stop));
-    /* Work the variant left running elsewhere must finish, and its errors show, before the
-     * next variant's clock starts. */
-    CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaGetLastError());
     float elapsed_ms = 0.0f;
     CUDA_CHECK(cudaEventElapsedTime(&elapsed_ms, start, stop));

@@ -13,6 +13,9 @@
  * the shape, the count and a hint. */
 void check_exact_counts(const char *function_name, count_launcher *launch);
 
+/* The same on three small launches (up to 2048 threads): the test --sanitize runs. */
+void check_small_counts(const char *function_name, count_launcher *launch);
+
 enum count_kind { COUNT_EXACT, COUNT_RACY };
 
 struct count_contender {
@@ -23,7 +26,8 @@ struct count_contender {
 
 /* Times the contenders on the slides' launch, alternating, and prints a table of count, time,
  * and speed relative to contender baseline_index. Fails the test if a timed run of an exact
- * contender miscounted. */
+ * contender miscounted. By convention the student's launcher comes first and the lab's
+ * reference last: their times are recorded for the course's speed points. */
 void report_count_speed(const struct count_contender *contenders, int count, int baseline_index);
 
 #endif

@@ -34,4 +34,8 @@ void require_gpu_and_timing(void);
 /* One line naming the GPU and the timing setup, printed above every speed table. */
 void print_speed_banner(const char *what);
 
+/* For the points a course gives for speed: appends "input<TAB>your ms<TAB>reference ms" to
+ * the file GRADE_PERF_FILE names (./grade sets it); does nothing when it is unset. */
+void record_performance(const char *input, double student_ms, double reference_ms);
+
 #endif

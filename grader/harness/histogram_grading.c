@@ -1,5 +1,6 @@
 #include "histogram_grading.h"
 
+#include "bandwidth.h"
 #include "compare.h"
 #include "cuda_check.h"
 #include "device.h"
@@ -68,19 +69,22 @@ static char *case_text(const struct text_case *text_case, const struct grading_o
     }
 }
 
-/* Device buffers laid out as [guard][text][guard] and [guard counters][bins][guard counters]. */
+/* Device buffers laid out as [guard][text][guard] and [guard counters][bins][guard counters].
+ * The leading guard is TEXT_GUARD_BYTES + offset long, so the text starts offset bytes past a
+ * 16-byte boundary. */
 struct guarded_buffers {
     char *text_allocation, *d_text;
     unsigned long long *bins_allocation, *d_bins;
-    uint64_t length;
+    uint64_t length, lead;
 };
 
-static struct guarded_buffers allocate_guarded(uint64_t length)
+static struct guarded_buffers allocate_guarded(uint64_t length, unsigned int offset)
 {
-    struct guarded_buffers buffers = {NULL, NULL, NULL, NULL, length};
-    CUDA_CHECK(cudaMalloc((void **)&buffers.text_allocation, length + 2 * TEXT_GUARD_BYTES));
-    buffers.d_text = buffers.text_allocation + TEXT_GUARD_BYTES;
-    CUDA_CHECK(cudaMemset(buffers.text_allocation, GUARD_LETTER, TEXT_GUARD_BYTES));
+    uint64_t lead = TEXT_GUARD_BYTES + offset;
+    struct guarded_buffers buffers = {NULL, NULL, NULL, NULL, length, lead};
+    CUDA_CHECK(cudaMalloc((void **)&buffers.text_allocation, length + lead + TEXT_GUARD_BYTES));
+    buffers.d_text = buffers.text_allocation + lead;
+    CUDA_CHECK(cudaMemset(buffers.text_allocation, GUARD_LETTER, lead));
     CUDA_CHECK(cudaMemset(buffers.d_text + length, GUARD_LETTER, TEXT_GUARD_BYTES));
 
     const size_t counters = HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS;
@@ -129,12 +133,14 @@ static bool run_once(histogram_function *function, const struct guarded_buffers 
 
 static bool text_unchanged(const struct guarded_buffers *buffers, const char *text)
 {
-    uint64_t total = buffers->length + 2 * TEXT_GUARD_BYTES;
+    uint64_t total = buffers->lead + buffers->length + TEXT_GUARD_BYTES;
     char *copy = checked_malloc(total);
     CUDA_CHECK(cudaMemcpy(copy, buffers->text_allocation, total, cudaMemcpyDeviceToHost));
-    bool unchanged = memcmp(copy + TEXT_GUARD_BYTES, text, buffers->length) == 0;
-    for (uint64_t i = 0; i < TEXT_GUARD_BYTES && unchanged; i++)
-        unchanged = copy[i] == GUARD_LETTER && copy[TEXT_GUARD_BYTES + buffers->length + i] == GUARD_LETTER;
+    bool unchanged = memcmp(copy + buffers->lead, text, buffers->length) == 0;
+    for (uint64_t i = 0; i < total && unchanged; i++) {
+        bool is_guard = i < buffers->lead || i >= buffers->lead + buffers->length;
+        unchanged = !is_guard || copy[i] == GUARD_LETTER;
+    }
     free(copy);
     return unchanged;
 }
@@ -143,7 +149,12 @@ static void describe_case(char *where, size_t size, const char *function_name,
                           const struct text_case *text_case,
                           const struct grading_options *options, uint64_t length)
 {
-    if (text_case->source == SOURCE_GENERATED)
+    if (text_case->source == SOURCE_GENERATED && text_case->offset != 0)
+        snprintf(where, size, "%s on %s (%s, %" PRIu64 " bytes starting %u bytes past a 16-byte "
+                              "boundary, seed %" PRIu64 ")",
+                 function_name, text_case->name, text_kind_name(text_case->kind), length,
+                 text_case->offset, options->seed);
+    else if (text_case->source == SOURCE_GENERATED)
         snprintf(where, size, "%s on %s (%s, %" PRIu64 " bytes, seed %" PRIu64 ")", function_name,
                  text_case->name, text_kind_name(text_case->kind), length, options->seed);
     else
@@ -203,7 +214,7 @@ void check_histogram_function(const char *function_name, histogram_function *fun
     unsigned long long expected[HISTOGRAM_BINS];
     cpu_histogram(text, length, expected);
 
-    struct guarded_buffers buffers = allocate_guarded(length);
+    struct guarded_buffers buffers = allocate_guarded(length, text_case->offset);
     CUDA_CHECK(cudaMemcpy(buffers.d_text, text, length, cudaMemcpyHostToDevice));
 
     unsigned long long results[CHECK_RUNS][HISTOGRAM_BINS];
@@ -245,7 +256,7 @@ void check_histogram_past_4gib(const char *function_name, histogram_function *fu
     cpu_histogram(tail_text, tail, expected);
     expected[0] += letters_a;
 
-    struct guarded_buffers buffers = allocate_guarded(length);
+    struct guarded_buffers buffers = allocate_guarded(length, 0);
     CUDA_CHECK(cudaMemset(buffers.d_text, 'a', letters_a));
     CUDA_CHECK(cudaMemcpy(buffers.d_text + letters_a, tail_text, tail, cudaMemcpyHostToDevice));
     unsigned long long got[HISTOGRAM_BINS];
@@ -274,56 +285,96 @@ struct timing_input {
     uint64_t length;
 };
 
+/* What every contender's runs on one input share. Between two runs one byte of the text is
+ * replaced, on the GPU and on the host, and the expected histogram follows: a submission that
+ * remembers an earlier answer instead of counting gives a wrong one and is caught. */
+struct shared_input {
+    struct timing_input *input;
+    char *d_text;
+    unsigned long long expected[HISTOGRAM_BINS];
+    uint64_t mutation_state;
+};
+
 struct contender_run {
     const struct contender *contender;
-    const struct timing_input *input;
-    const char *d_text;
+    struct shared_input *shared;
     unsigned long long *d_bins;
     unsigned long long host_bins[HISTOGRAM_BINS];
-    const unsigned long long *expected;
 };
 
 static void run_contender(void *context)
 {
     struct contender_run *run = context;
     const struct contender *contender = run->contender;
+    const struct timing_input *input = run->shared->input;
     if (contender->on_host)
-        contender->on_host(run->input->text, run->input->length, run->host_bins);
+        contender->on_host(input->text, input->length, run->host_bins);
     else if (contender->with_parameter)
-        contender->with_parameter(run->d_text, run->input->length, run->d_bins,
+        contender->with_parameter(run->shared->d_text, input->length, run->d_bins,
                                   contender->parameter);
+    else if (contender->with_context)
+        contender->with_context(contender->context, run->shared->d_text, input->length,
+                                run->d_bins);
     else
-        contender->function(run->d_text, run->input->length, run->d_bins);
+        contender->function(run->shared->d_text, input->length, run->d_bins);
+}
+
+static void replace_one_byte(struct shared_input *shared)
+{
+    struct timing_input *input = shared->input;
+    if (input->length == 0)
+        return;
+    uint64_t position = splitmix64(&shared->mutation_state) % input->length;
+    char replacement = (char)('a' + splitmix64(&shared->mutation_state) % 26);
+    int old_bin = histogram_bin_of(input->text[position]);
+    if (old_bin >= 0)
+        shared->expected[old_bin]--;
+    shared->expected[histogram_bin_of(replacement)]++;
+    input->text[position] = replacement;
+    CUDA_CHECK(cudaMemcpy(shared->d_text + position, &replacement, 1, cudaMemcpyHostToDevice));
 }
 
 static bool contender_result_is_right(void *context)
 {
     struct contender_run *run = context;
-    if (run->contender->on_host)
-        return histograms_equal(run->host_bins, run->expected);
-    unsigned long long got[HISTOGRAM_BINS];
-    CUDA_CHECK(cudaMemcpy(got, run->d_bins, sizeof got, cudaMemcpyDeviceToHost));
-    /* Poison for the next run, so a run that does nothing cannot pass on its predecessor's work. */
-    CUDA_CHECK(cudaMemset(run->d_bins, POISON_BYTE, sizeof got));
-    return histograms_equal(got, run->expected);
+    bool right;
+    if (run->contender->on_host) {
+        right = histograms_equal(run->host_bins, run->shared->expected);
+    } else {
+        unsigned long long got[HISTOGRAM_BINS];
+        CUDA_CHECK(cudaMemcpy(got, run->d_bins, sizeof got, cudaMemcpyDeviceToHost));
+        /* Poison for the next run, so a run that does nothing cannot pass on its predecessor's
+         * work. */
+        CUDA_CHECK(cudaMemset(run->d_bins, POISON_BYTE, sizeof got));
+        right = histograms_equal(got, run->shared->expected);
+    }
+    replace_one_byte(run->shared);
+    return right;
 }
 
-/* Times every contender on one input; medians_ms[c] receives contender c's median. */
+/* The medians of one input: every contender's, and the copy's that sets the bandwidth. */
+struct input_times {
+    double *contender_ms;
+    double copy_ms;
+};
+
+/* Times every contender and a device-to-device copy of the text on one input, alternating. */
 static void time_contenders(const struct contender *contenders, int count,
-                            const struct timing_input *input, double *medians_ms)
+                            struct timing_input *input, struct input_times *times)
 {
     struct grading_options options = grading_options();
-    unsigned long long expected[HISTOGRAM_BINS];
-    cpu_histogram(input->text, input->length, expected);
-    char *d_text = NULL;
-    CUDA_CHECK(cudaMalloc((void **)&d_text, input->length ? input->length : 1));
-    CUDA_CHECK(cudaMemcpy(d_text, input->text, input->length, cudaMemcpyHostToDevice));
+    struct shared_input shared = {input, NULL, {0}, options.seed ^ 0x5EED};
+    cpu_histogram(input->text, input->length, shared.expected);
+    char *d_copy = NULL;
+    CUDA_CHECK(cudaMalloc((void **)&shared.d_text, input->length ? input->length : 1));
+    CUDA_CHECK(cudaMalloc((void **)&d_copy, input->length ? input->length : 1));
+    CUDA_CHECK(cudaMemcpy(shared.d_text, input->text, input->length, cudaMemcpyHostToDevice));
 
     struct contender_run *runs = calloc((size_t)count, sizeof *runs);
-    struct timed_variant *variants = calloc((size_t)count, sizeof *variants);
+    struct timed_variant *variants = calloc((size_t)count + 1, sizeof *variants);
     cr_assert(runs && variants, "out of host memory");
     for (int c = 0; c < count; c++) {
-        runs[c] = (struct contender_run){&contenders[c], input, d_text, NULL, {0}, expected};
+        runs[c] = (struct contender_run){&contenders[c], &shared, NULL, {0}};
         CUDA_CHECK(cudaMalloc((void **)&runs[c].d_bins, HISTOGRAM_BINS * sizeof *runs[c].d_bins));
         CUDA_CHECK(cudaMemset(runs[c].d_bins, POISON_BYTE, HISTOGRAM_BINS * sizeof *runs[c].d_bins));
         variants[c] = (struct timed_variant){.name = contenders[c].label,
@@ -332,19 +383,25 @@ static void time_contenders(const struct contender *contenders, int count,
                                              .context = &runs[c],
                                              .on_host = contenders[c].on_host != NULL};
     }
-    time_alternating(variants, (size_t)count, options.warmup_runs, options.timed_runs);
+    struct device_copy copy = {shared.d_text, d_copy, input->length};
+    variants[count] = (struct timed_variant){.name = "copy", .run = run_device_copy,
+                                             .context = &copy};
+    time_alternating(variants, (size_t)count + 1, options.warmup_runs, options.timed_runs);
     for (int c = 0; c < count; c++) {
-        medians_ms[c] = variants[c].median_ms;
+        times->contender_ms[c] = variants[c].median_ms;
         cr_expect(variants[c].wrong_results == 0,
                   "%s gave a wrong histogram in %d of its timed runs on %s (seed %" PRIu64 "): "
-                  "the result must be right on every call, not only the first. Look for state "
-                  "left from an earlier call, or a race.",
+                  "the result must be right on every call, not only the first (the grader "
+                  "changes one byte of the text between runs). Look for state left from an "
+                  "earlier call, a result kept from one, or a race.",
                   contenders[c].label, variants[c].wrong_results, input->name, options.seed);
         CUDA_CHECK(cudaFree(runs[c].d_bins));
     }
+    times->copy_ms = variants[count].median_ms;
     free(runs);
     free(variants);
-    CUDA_CHECK(cudaFree(d_text));
+    CUDA_CHECK(cudaFree(shared.d_text));
+    CUDA_CHECK(cudaFree(d_copy));
 }
 
 /* The inputs timed: the student's file alone, or every distribution and the shipped text at
@@ -395,6 +452,13 @@ static void describe_inputs(const struct grading_options *options, uint64_t inpu
     }
 }
 
+/* "1234 GB/s (56.7%)": a histogram's rate and its share of the copy's bandwidth. */
+static void format_rate(char *out, size_t size, uint64_t bytes, double ms, double copy_ms)
+{
+    snprintf(out, size, "%.0f GB/s (%.1f%%)", gigabytes_per_second(bytes, ms),
+             percent_of_copy_bandwidth(bytes, ms, bytes, copy_ms));
+}
+
 void report_histogram_speed(const struct contender *contenders, int count,
                             const struct speed_table *tables, int table_count)
 {
@@ -402,35 +466,46 @@ void report_histogram_speed(const struct contender *contenders, int count,
     struct table printed[4];
     cr_assert(table_count <= 4, "report_histogram_speed: at most 4 tables");
     for (int t = 0; t < table_count; t++) {
-        const char *headers[] = {"input", contenders[tables[t].student].label,
-                                 contenders[tables[t].baseline].label, "speedup",
-                                 tables[t].reference >= 0 ? contenders[tables[t].reference].label : "",
-                                 "yours / reference"};
-        table_init(&printed[t], tables[t].reference >= 0 ? 6 : 4, headers);
+        bool has_reference = tables[t].reference >= 0;
+        const char *headers[] = {"input",
+                                 contenders[tables[t].student].label,
+                                 "rate (% of copy)",
+                                 contenders[tables[t].baseline].label,
+                                 "speedup",
+                                 has_reference ? contenders[tables[t].reference].label : "",
+                                 "reference rate (% of copy)"};
+        table_init(&printed[t], has_reference ? 7 : 5, headers);
     }
 
     double *medians = calloc((size_t)count, sizeof *medians);
     cr_assert(medians, "out of host memory");
+    struct input_times times = {medians, 0};
     uint64_t input_length = 0;
+    double copy_rate = 0;
     for (int i = 0; i < timing_input_count(&options); i++) {
         struct timing_input input;
         make_timing_input(&options, i, &input);
         input_length = input.length;
-        time_contenders(contenders, count, &input, medians);
+        time_contenders(contenders, count, &input, &times);
+        copy_rate = gigabytes_per_second(2 * input.length, times.copy_ms);
         for (int t = 0; t < table_count; t++) {
             double student = medians[tables[t].student], baseline = medians[tables[t].baseline];
-            char student_text[32], baseline_text[32], speedup[32], reference_text[32] = "",
-                 relative[32] = "";
+            char student_text[32], student_rate[48], baseline_text[32], speedup[32],
+                reference_text[32] = "", reference_rate[48] = "";
             format_ms(student_text, sizeof student_text, student);
+            format_rate(student_rate, sizeof student_rate, input.length, student, times.copy_ms);
             format_ms(baseline_text, sizeof baseline_text, baseline);
             format_speedup(speedup, sizeof speedup, baseline, student);
             if (tables[t].reference >= 0) {
                 double reference = medians[tables[t].reference];
+                if (t == 0) /* the lab's main table sets its speed points */
+                    record_performance(input.name, student, reference);
                 format_ms(reference_text, sizeof reference_text, reference);
-                snprintf(relative, sizeof relative, "%.2f", reference > 0 ? student / reference : 0);
+                format_rate(reference_rate, sizeof reference_rate, input.length, reference,
+                            times.copy_ms);
             }
-            const char *cells[] = {input.name, student_text, baseline_text, speedup,
-                                   reference_text, relative};
+            const char *cells[] = {input.name,   student_text, student_rate,  baseline_text,
+                                   speedup,      reference_text, reference_rate};
             table_add_row(&printed[t], cells);
         }
         free(input.text);
@@ -440,6 +515,10 @@ void report_histogram_speed(const struct contender *contenders, int count,
     for (int t = 0; t < table_count; t++) {
         print_speed_banner(tables[t].title);
         describe_inputs(&options, input_length);
+        printf("  rate: bytes of text read per second, and its share of the bandwidth of a "
+               "device-to-device copy timed in the same run (%.0f GB/s read + written on the "
+               "last input): 100%% is as fast as the memory allows\n",
+               copy_rate);
         table_print(stdout, &printed[t]);
     }
     fflush(stdout);
@@ -457,21 +536,23 @@ void report_histogram_sweep(const char *title, const struct contender *contender
 
     double *medians = calloc((size_t)count, sizeof *medians);
     cr_assert(medians, "out of host memory");
-    time_contenders(contenders, count, &input, medians);
+    struct input_times times = {medians, 0};
+    time_contenders(contenders, count, &input, &times);
 
     print_speed_banner(title);
     printf("  input: %" PRIu64 " MiB of %s text (seed %" PRIu64 ")\n", input.length >> 20,
            input.name, options.seed);
     char speedup_header[2 * TABLE_CELL_SIZE];
     snprintf(speedup_header, sizeof speedup_header, "speedup over %s", contenders[baseline].label);
-    const char *headers[] = {"variant", "median time", speedup_header};
+    const char *headers[] = {"variant", "median time", "rate (% of copy)", speedup_header};
     struct table table;
-    table_init(&table, 3, headers);
+    table_init(&table, 4, headers);
     for (int c = 0; c < count; c++) {
-        char time_text[32], speedup[32];
+        char time_text[32], rate[48], speedup[32];
         format_ms(time_text, sizeof time_text, medians[c]);
+        format_rate(rate, sizeof rate, input.length, medians[c], times.copy_ms);
         format_speedup(speedup, sizeof speedup, medians[baseline], medians[c]);
-        const char *cells[] = {contenders[c].label, time_text, speedup};
+        const char *cells[] = {contenders[c].label, time_text, rate, speedup};
         table_add_row(&table, cells);
     }
     table_print(stdout, &table);

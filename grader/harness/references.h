@@ -27,5 +27,6 @@ unsigned int reference_lab6_chosen_blocks(int multiprocessors);
 histogram_function reference_lab7_histogram_aggregated;
 histogram_function reference_lab7_histogram_global_contiguous;
 histogram_function reference_lab7_histogram_global_aggregated;
+histogram_function reference_lab8_histogram;
 
 #endif

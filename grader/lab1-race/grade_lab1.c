@@ -4,6 +4,7 @@
 #include "count_grading.h"
 #include "grading.h"
 #include "references.h"
+#include "technique.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -163,4 +164,15 @@ Test(speed, racy_count, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT
         {"lab 1 reference", reference_lab1_launch_racy_count, COUNT_RACY},
     };
     report_count_speed(contenders, 2, 1);
+}
+
+/* Lab 1 is about the race: an atomic would hide it. */
+Test(technique, the_count_races, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    const struct sass_rule rules[] = {
+        {"(RED|ATOM)[GS]?\\.", false,
+         "lab 1 shows the race of a plain read, add and write; your kernels use an atomic, which "
+         "is lab 2's subject"},
+    };
+    check_technique(rules, 1);
 }

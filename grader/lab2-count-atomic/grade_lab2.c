@@ -6,6 +6,7 @@
 #include "grading.h"
 #include "inputs.h"
 #include "references.h"
+#include "technique.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -22,9 +23,17 @@ Test(atomic_count, exact_for_every_launch_shape)
     check_exact_counts("lab2_launch_atomic_count", lab2_launch_atomic_count);
 }
 
+Test(atomic_count, small_launches)
+{
+    check_small_counts("lab2_launch_atomic_count", lab2_launch_atomic_count);
+}
+
 /* Sums values that are whole quarters between 0 and 7.75: every partial sum below 2^22 is
  * exact in float, so the right answer does not depend on the order of the additions, and
  * anything else is a lost or doubled update. */
+#define GUARD_VALUES 1024
+#define GUARD_VALUE 65536.0f
+
 static void check_cas_sum(unsigned int count)
 {
     struct grading_options options = grading_options();
@@ -36,10 +45,14 @@ static void check_cas_sum(unsigned int count)
         values[i] = 0.25f * (float)(splitmix64(&state) % 32);
         exact += values[i];
     }
-    float *d_values = NULL, *d_sum = NULL, sum = -1.0f;
-    CUDA_CHECK(cudaMalloc((void **)&d_values, (count ? count : 1) * sizeof *values));
+    /* After the values, a guard of large ones: a kernel that reads past the end adds them. */
+    float *d_values = NULL, *d_sum = NULL, sum = -1.0f, guard[GUARD_VALUES];
+    for (int g = 0; g < GUARD_VALUES; g++)
+        guard[g] = GUARD_VALUE;
+    CUDA_CHECK(cudaMalloc((void **)&d_values, count * sizeof *values + sizeof guard));
     CUDA_CHECK(cudaMalloc((void **)&d_sum, sizeof sum));
     CUDA_CHECK(cudaMemcpy(d_values, values, count * sizeof *values, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_values + count, guard, sizeof guard, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemset(d_sum, 0, sizeof sum));
     lab2_launch_cas_float_sum(d_sum, d_values, count);
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -51,6 +64,9 @@ static void check_cas_sum(unsigned int count)
     const char *hint = sum == 0.0f && exact > 0
                            ? "nothing was added: does the kernel call cas_atomic_add, and does "
                              "cas_atomic_add swap in the new sum?"
+                       : sum >= exact + GUARD_VALUE
+                           ? "values past the end of the array were added: a thread with i >= count "
+                             "must not read values[i]"
                        : sum < exact ? "additions were lost: when atomicCAS returns something other "
                                        "than what you expected, retry with the value it returned"
                                      : "values were added more than once: leave the loop as soon "
@@ -75,4 +91,16 @@ Test(speed, atomic_count, .init = require_gpu_and_timing, .timeout = SPEED_TIMEO
         {"lab 2 reference", reference_lab2_launch_atomic_count, COUNT_EXACT},
     };
     report_count_speed(contenders, 3, 1);
+}
+
+/* Lab 2 is about atomics: atomicAdd on global memory, and a float addition built on atomicCAS. */
+Test(technique, atomics_are_used, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    const struct sass_rule rules[] = {
+        {"(RED|ATOM)G?\\.[A-Z0-9.]*ADD", true,
+         "lab 2 counts with an atomic add on global memory (atomicAdd), and your kernels have none"},
+        {"ATOMG?\\.[A-Z0-9.]*CAS", true,
+         "part B builds the float addition on atomicCAS, and your kernels have no compare-and-swap"},
+    };
+    check_technique(rules, 2);
 }

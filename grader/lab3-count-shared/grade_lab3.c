@@ -4,6 +4,7 @@
 #include "count_grading.h"
 #include "grading.h"
 #include "references.h"
+#include "technique.h"
 
 #include <criterion/criterion.h>
 
@@ -17,6 +18,11 @@ Test(shared_count, exact_for_every_launch_shape, .init = require_gpu,
     check_exact_counts("lab3_launch_shared_count", lab3_launch_shared_count);
 }
 
+Test(shared_count, small_launches, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    check_small_counts("lab3_launch_shared_count", lab3_launch_shared_count);
+}
+
 Test(speed, shared_count, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
 {
     const struct count_contender contenders[] = {
@@ -25,4 +31,15 @@ Test(speed, shared_count, .init = require_gpu_and_timing, .timeout = SPEED_TIMEO
         {"lab 3 reference", reference_lab3_launch_shared_count, COUNT_EXACT},
     };
     report_count_speed(contenders, 3, 1);
+}
+
+/* Lab 3 is about counting in shared memory first. */
+Test(technique, shared_memory_atomics_are_used, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    const struct sass_rule rules[] = {
+        {"ATOMS\\.", true,
+         "lab 3 counts each block in a shared-memory counter first, and your kernels have no "
+         "atomic on shared memory"},
+    };
+    check_technique(rules, 1);
 }

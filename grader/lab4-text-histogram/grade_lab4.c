@@ -4,6 +4,7 @@
 #include "grading.h"
 #include "histogram_grading.h"
 #include "references.h"
+#include "technique.h"
 
 #include <criterion/criterion.h>
 
@@ -11,12 +12,12 @@ _Static_assert(_Generic(&lab4_histogram_atomic, histogram_function *: 1, default
                "lab4_histogram_atomic must keep the histogram_function shape of the contract");
 
 /* Part A runs on the CPU: these tests need no GPU. */
-#define SEQUENTIAL_TEST(name, source, kind, length) \
-    HOST_HISTOGRAM_TEST(sequential, lab4_histogram_sequential, name, source, kind, length)
+#define SEQUENTIAL_TEST(name, source, kind, length, offset) \
+    HOST_HISTOGRAM_TEST(sequential, lab4_histogram_sequential, name, source, kind, length, offset)
 HISTOGRAM_TEXT_CASES(SEQUENTIAL_TEST)
 
-#define ATOMIC_TEST(name, source, kind, length) \
-    HISTOGRAM_TEST(atomic, lab4_histogram_atomic, name, source, kind, length)
+#define ATOMIC_TEST(name, source, kind, length, offset) \
+    HISTOGRAM_TEST(atomic, lab4_histogram_atomic, name, source, kind, length, offset)
 HISTOGRAM_TEXT_CASES(ATOMIC_TEST)
 
 Test(atomic, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
@@ -39,4 +40,15 @@ Test(speed, atomic_against_the_cpu, .init = require_gpu_and_timing, .timeout = S
          0, 1, 2},
     };
     report_histogram_speed(contenders, 3, tables, 1);
+}
+
+/* Lab 4's GPU histogram is the one built on global atomics. */
+Test(technique, global_atomics_are_used, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    const struct sass_rule rules[] = {
+        {"(RED|ATOM)G?\\.[A-Z0-9.]*ADD", true,
+         "lab 4's kernel counts with atomicAdd on the global histogram, and your kernels have no "
+         "atomic add on global memory (is the work done on the host?)"},
+    };
+    check_technique(rules, 1);
 }

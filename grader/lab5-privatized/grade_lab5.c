@@ -4,6 +4,7 @@
 #include "grading.h"
 #include "histogram_grading.h"
 #include "references.h"
+#include "technique.h"
 
 #include <criterion/criterion.h>
 
@@ -11,12 +12,12 @@ _Static_assert(_Generic(&lab5_histogram_private_global, histogram_function *: 1,
                    _Generic(&lab5_histogram_private_shared, histogram_function *: 1, default: 0),
                "lab 5's functions must keep the histogram_function shape of the contract");
 
-#define GLOBAL_TEST(name, source, kind, length) \
-    HISTOGRAM_TEST(private_global, lab5_histogram_private_global, name, source, kind, length)
+#define GLOBAL_TEST(name, source, kind, length, offset) \
+    HISTOGRAM_TEST(private_global, lab5_histogram_private_global, name, source, kind, length, offset)
 HISTOGRAM_TEXT_CASES(GLOBAL_TEST)
 
-#define SHARED_TEST(name, source, kind, length) \
-    HISTOGRAM_TEST(private_shared, lab5_histogram_private_shared, name, source, kind, length)
+#define SHARED_TEST(name, source, kind, length, offset) \
+    HISTOGRAM_TEST(private_shared, lab5_histogram_private_shared, name, source, kind, length, offset)
 HISTOGRAM_TEXT_CASES(SHARED_TEST)
 
 Test(private_global, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
@@ -43,4 +44,18 @@ Test(speed, privatized_against_lab4, .init = require_gpu_and_timing, .timeout = 
         {"Lab 5, part B: private bins in shared memory, against lab 4's global atomics", 1, 2, 4},
     };
     report_histogram_speed(contenders, 5, tables, 2);
+}
+
+/* Lab 5 privatizes: copies of the bins in shared memory, merged with global atomics. */
+Test(technique, private_bins_in_shared_memory, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    const struct sass_rule rules[] = {
+        {"ATOMS\\.", true,
+         "part B keeps a block's private bins in shared memory, and your kernels have no atomic "
+         "on shared memory"},
+        {"(RED|ATOM)G?\\.[A-Z0-9.]*ADD", true,
+         "the private copies are merged into the histogram with global atomics, and your kernels "
+         "have none"},
+    };
+    check_technique(rules, 2);
 }

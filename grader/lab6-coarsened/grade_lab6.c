@@ -6,6 +6,7 @@
 #include "grading.h"
 #include "histogram_grading.h"
 #include "references.h"
+#include "technique.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -36,20 +37,20 @@ static void interleaved_as_chosen(const char *d_text, uint64_t length,
                                lab6_chosen_blocks(gpu_multiprocessors()));
 }
 
-#define CONTIGUOUS_7_TEST(name, source, kind, length) \
-    HISTOGRAM_TEST(contiguous_7_chars_per_thread, contiguous_7, name, source, kind, length)
+#define CONTIGUOUS_7_TEST(name, source, kind, length, offset) \
+    HISTOGRAM_TEST(contiguous_7_chars_per_thread, contiguous_7, name, source, kind, length, offset)
 HISTOGRAM_TEXT_CASES(CONTIGUOUS_7_TEST)
 
-#define CONTIGUOUS_CHOSEN_TEST(name, source, kind, length) \
-    HISTOGRAM_TEST(contiguous_as_chosen, contiguous_as_chosen, name, source, kind, length)
+#define CONTIGUOUS_CHOSEN_TEST(name, source, kind, length, offset) \
+    HISTOGRAM_TEST(contiguous_as_chosen, contiguous_as_chosen, name, source, kind, length, offset)
 HISTOGRAM_TEXT_CASES(CONTIGUOUS_CHOSEN_TEST)
 
-#define INTERLEAVED_3_TEST(name, source, kind, length) \
-    HISTOGRAM_TEST(interleaved_3_blocks, interleaved_3_blocks, name, source, kind, length)
+#define INTERLEAVED_3_TEST(name, source, kind, length, offset) \
+    HISTOGRAM_TEST(interleaved_3_blocks, interleaved_3_blocks, name, source, kind, length, offset)
 HISTOGRAM_TEXT_CASES(INTERLEAVED_3_TEST)
 
-#define INTERLEAVED_CHOSEN_TEST(name, source, kind, length) \
-    HISTOGRAM_TEST(interleaved_as_chosen, interleaved_as_chosen, name, source, kind, length)
+#define INTERLEAVED_CHOSEN_TEST(name, source, kind, length, offset) \
+    HISTOGRAM_TEST(interleaved_as_chosen, interleaved_as_chosen, name, source, kind, length, offset)
 HISTOGRAM_TEXT_CASES(INTERLEAVED_CHOSEN_TEST)
 
 Test(contiguous_as_chosen, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
@@ -130,4 +131,15 @@ Test(speed, sweep_of_the_parameters, .init = require_gpu_and_timing, .timeout = 
     }
     report_histogram_sweep("Lab 6: how the parameters trade off (choose yours from this)",
                            contenders, count, 0, TEXT_ENGLISH_LIKE);
+}
+
+/* Lab 6 coarsens lab 5's shared-memory kernel. */
+Test(technique, private_bins_in_shared_memory, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    const struct sass_rule rules[] = {
+        {"ATOMS\\.", true,
+         "lab 6 coarsens the shared-memory privatized kernel of lab 5, and your kernels have no "
+         "atomic on shared memory"},
+    };
+    check_technique(rules, 1);
 }

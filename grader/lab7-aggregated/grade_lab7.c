@@ -6,6 +6,7 @@
 #include "grading.h"
 #include "histogram_grading.h"
 #include "references.h"
+#include "technique.h"
 
 #include <criterion/criterion.h>
 
@@ -27,12 +28,12 @@ static void lab6_reference_as_chosen(const char *d_text, uint64_t length,
                                         reference_lab6_chosen_chars_per_thread());
 }
 
-#define AGGREGATED_TEST(name, source, kind, length) \
-    HISTOGRAM_TEST(aggregated, lab7_histogram_aggregated, name, source, kind, length)
+#define AGGREGATED_TEST(name, source, kind, length, offset) \
+    HISTOGRAM_TEST(aggregated, lab7_histogram_aggregated, name, source, kind, length, offset)
 HISTOGRAM_TEXT_CASES(AGGREGATED_TEST)
 
-#define GLOBAL_AGGREGATED_TEST(name, source, kind, length) \
-    HISTOGRAM_TEST(global_aggregated, lab7_histogram_global_aggregated, name, source, kind, length)
+#define GLOBAL_AGGREGATED_TEST(name, source, kind, length, offset) \
+    HISTOGRAM_TEST(global_aggregated, lab7_histogram_global_aggregated, name, source, kind, length, offset)
 HISTOGRAM_TEXT_CASES(GLOBAL_AGGREGATED_TEST)
 
 Test(aggregated, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
@@ -71,4 +72,18 @@ Test(speed, aggregated_against_their_baselines, .init = require_gpu_and_timing,
          4, 3, 5},
     };
     report_histogram_speed(contenders, 7, tables, 3);
+}
+
+/* Lab 7 adds a run's length with one atomic: an add of a variable, not an increment by 1. */
+Test(technique, runs_are_added_whole, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    const struct sass_rule rules[] = {
+        {"ATOMS\\.ADD", true,
+         "part A adds a whole run to a shared bin with one atomicAdd(&bin, run_length); your "
+         "shared-memory atomics only ever add 1 (ATOMS.POPC.INC), so nothing is aggregated"},
+        {"(RED|ATOM)G?\\.[A-Z0-9.]*ADD\\.64", true,
+         "part B adds runs straight to the 64-bit global bins, and your kernels have no 64-bit "
+         "global atomic add"},
+    };
+    check_technique(rules, 2);
 }

@@ -1,0 +1,76 @@
+/* The grader of lab 8: correctness as in every histogram lab (texts starting off a 16-byte
+ * boundary included, since the lab is about wide loads), then speed as a share of the memory's
+ * bandwidth, beside the reference's share and CUB's. */
+#include "lab8.h"
+
+#include "cub_histogram.h"
+#include "grading.h"
+#include "histogram_grading.h"
+#include "references.h"
+#include "technique.h"
+
+#include <criterion/criterion.h>
+
+_Static_assert(_Generic(&lab8_histogram, histogram_function *: 1, default: 0),
+               "lab 8's function must keep the histogram_function shape of the contract");
+
+#define CHALLENGE_TEST(name, source, kind, length, offset) \
+    HISTOGRAM_TEST(challenge, lab8_histogram, name, source, kind, length, offset)
+HISTOGRAM_TEXT_CASES(CHALLENGE_TEST)
+
+Test(challenge, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    check_histogram_past_4gib("lab8_histogram", lab8_histogram);
+}
+
+static void lab6_reference_as_chosen(const char *d_text, uint64_t length,
+                                     unsigned long long *d_histogram)
+{
+    reference_lab6_histogram_contiguous(d_text, length, d_histogram,
+                                        reference_lab6_chosen_chars_per_thread());
+}
+
+static void run_cub(void *cub, const char *d_text, uint64_t length,
+                    unsigned long long *d_histogram)
+{
+    cub_histogram_run(cub, d_text, length, d_histogram);
+}
+
+Test(speed, share_of_the_memory_bandwidth, .init = require_gpu_and_timing,
+     .timeout = SPEED_TIMEOUT_S)
+{
+    struct grading_options options = grading_options();
+    uint64_t longest = options.timing_bytes;
+    if (options.input_file) {
+        char *unused = NULL, error[512];
+        if (load_file(options.input_file, &unused, &longest, error, sizeof error) != 0)
+            cr_assert_fail("%s", error);
+        free(unused);
+    }
+    struct cub_histogram *cub = cub_histogram_create(longest);
+    const struct contender contenders[] = {
+        {.label = "yours", .function = lab8_histogram},
+        {.label = "lab 6 reference (contiguous)", .function = lab6_reference_as_chosen},
+        {.label = "lab 8 reference", .function = reference_lab8_histogram},
+        {.label = "CUB DeviceHistogram", .with_context = run_cub, .context = cub},
+    };
+    const struct speed_table tables[] = {
+        {"Lab 8: your share of the memory bandwidth (the rate column), against the fastest "
+         "kernel of the earlier labs",
+         0, 1, 2},
+        {"Lab 8: against the library a practitioner would call, cub::DeviceHistogram", 0, 3, 2},
+    };
+    report_histogram_speed(contenders, 4, tables, 2);
+    cub_histogram_destroy(cub);
+}
+
+/* Lab 8 reads 16 bytes a load. */
+Test(technique, wide_loads, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    const struct sass_rule rules[] = {
+        {"LDG\\.[A-Z0-9.]*128", true,
+         "lab 8 reads the text 16 bytes a load (a uint4), and your kernels have no 16-byte "
+         "global load"},
+    };
+    check_technique(rules, 1);
+}

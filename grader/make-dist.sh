@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# make dist: the tarball handed to students, build/dist/cuda-histogram-labs.tar.gz. It holds the
+# labs, common/, the grader, docs/, the Makefile and the grade script, but no solution source:
+# the references the grader times against come compiled, for sm_75 to sm_90 and as PTX for
+# newer GPUs, in prebuilt/reference/. The kit's own tests, the solutions' variants and the
+# instructors' scripts stay out.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+name=cuda-histogram-labs
+dist=build/dist
+stage=$dist/$name
+rm -rf "$dist"
+mkdir -p "$stage/prebuilt/reference"
+
+# The kit's files: what git tracks (and new files not ignored), less what students must not get.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git ls-files --cached --others --exclude-standard
+else
+    find . -type f ! -path './build/*' ! -path './.git/*' | sed 's|^\./||'
+fi | grep -v -E '^(solutions/|grader/variants/|grader/cluster/|\.ci/|grader/run-tests\.sh$|grader/timing-spread\.sh$|grader/make-dist\.sh$|docs/instructors\.md$)' |
+    while IFS= read -r file; do
+        [ -f "$file" ] && cp --parents -- "$file" "$stage/"
+    done
+
+# The references, compiled in a scratch copy of the kit for every architecture a class is
+# likely to have, whatever GPU (or none) this machine has.
+scratch=$dist/reference-build
+mkdir -p "$scratch"
+cp -r Makefile common grader labs solutions "$scratch/"
+make -s -C "$scratch" CUDA_ARCH="75 80 86 89 90" -j"$(nproc)" references
+cp "$scratch"/build/reference/*.o "$stage/prebuilt/reference/"
+rm -rf "$scratch"
+
+tar -czf "$dist/$name.tar.gz" -C "$dist" "$name"
+echo "make dist: $dist/$name.tar.gz ($(du -h "$dist/$name.tar.gz" | cut -f1)): $(tar -tzf "$dist/$name.tar.gz" | grep -c -v '/$') files, no solution source"

@@ -1,0 +1,3 @@
+# The kernel masks off the top bit of each byte, so bytes of 0x80 and above count as letters.
+# expect: (non-letters-counted)
+/__global__/,/^}/s|int position = text\[i\] - 'a';|int position = (text[i] \& 0x7F) - 'a';|

@@ -1,0 +1,165 @@
+// Lab 8 reference solution: a histogram limited by memory bandwidth, not by instructions.
+//
+// Reading 1 GiB at about 4 TB/s leaves each multiprocessor of an H200 roughly 16 bytes per
+// clock, while its integer units do 64 operations per clock: four operations a byte at most,
+// loads, counting and loop included. Lab 6's kernel spends more than ten. This one spends
+// about two:
+//   - 16-byte loads, so one load instruction brings 16 bytes;
+//   - no test and no division per byte: a table in shared memory maps each byte value straight
+//     to what it adds to the counters, so a byte costs one byte_perm (which also builds the
+//     table address) and one shared-memory load;
+//   - the seven counters of a thread packed as nibbles in one register, so a single add counts
+//     a byte into whichever bin it belongs to (and non-letters add 0);
+//   - atomics only at the very end: a warp's counts are summed with shuffles first.
+#include "lab8.h"
+
+#include "cuda_check.h"
+
+static const unsigned int threads_per_block = 1024;
+static const unsigned int blocks_per_multiprocessor = 2;
+
+// The table: one row per byte value, holding 32 copies of that byte's increment, one per
+// shared-memory bank. Lane l always reads column l, so the 32 lookups of a warp fall in 32
+// different banks whatever the bytes are, and never wait on each other. A row is 64 words
+// (256 bytes) so that a byte value times 256 is a row's address: byte_perm builds it by
+// placing the byte in bits 8-15 (the upper 32 words of each row are unused).
+#define TABLE_ROW_WORDS 64
+#define TABLE_WORDS (256 * TABLE_ROW_WORDS)
+#define TABLE_BYTES (TABLE_WORDS * sizeof(unsigned int))
+
+// Bin b is counted in bits 4b to 4b+3 of a word.
+#define NIBBLE_MASK 0x0F0F0F0Fu
+
+// What a byte adds to the packed counters: 1 in its bin's nibble, or 0 for a non-letter.
+__device__ unsigned int increment_of(unsigned int byte)
+{
+    unsigned int position = byte - 'a';
+    return position < 26 ? 1u << (4 * (position / LETTERS_PER_BIN)) : 0u;
+}
+
+// The sum of the increments of a word's four bytes. lane_bytes is the thread's lane times 4:
+// byte_perm puts it in bits 0-7 and byte `which` of word in bits 8-15, which together are the
+// byte offset of the thread's copy of that byte's increment.
+__device__ unsigned int count_word(const char *table, unsigned int lane_bytes, unsigned int word)
+{
+    return *(const unsigned int *)(table + __byte_perm(word, lane_bytes, 0x5504)) +
+           *(const unsigned int *)(table + __byte_perm(word, lane_bytes, 0x5514)) +
+           *(const unsigned int *)(table + __byte_perm(word, lane_bytes, 0x5524)) +
+           *(const unsigned int *)(table + __byte_perm(word, lane_bytes, 0x5534));
+}
+
+// Counts 16 bytes into two words of byte-wide counters: bins 0, 2, 4, 6 in the bytes of
+// even_bins and bins 1, 3, 5 in those of odd_bins. Each half of the vector adds at most 8 to a
+// nibble, which still fits in 4 bits; the halves are spread into bytes before they are added.
+__device__ void count_vector(const char *table, unsigned int lane_bytes, uint4 vector,
+                             unsigned int &even_bins, unsigned int &odd_bins)
+{
+    unsigned int first = count_word(table, lane_bytes, vector.x) +
+                         count_word(table, lane_bytes, vector.y);
+    unsigned int second = count_word(table, lane_bytes, vector.z) +
+                          count_word(table, lane_bytes, vector.w);
+    even_bins += (first & NIBBLE_MASK) + (second & NIBBLE_MASK);
+    odd_bins += ((first >> 4) & NIBBLE_MASK) + ((second >> 4) & NIBBLE_MASK);
+}
+
+// A byte-wide counter gains at most 16 per vector: empty them every 12 vectors (192 < 256).
+#define VECTORS_PER_FLUSH 12
+#define VECTORS_IN_FLIGHT 4
+
+__device__ void flush(unsigned int counts[HISTOGRAM_BINS], unsigned int even_bins,
+                      unsigned int odd_bins)
+{
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++) {
+        unsigned int packed = bin % 2 == 0 ? even_bins : odd_bins;
+        counts[bin] += (packed >> (8 * (bin / 2))) & 0xFF;
+    }
+}
+
+__global__ void histogram_kernel(const char *text, uint64_t length, unsigned long long *histogram)
+{
+    extern __shared__ unsigned int table_words[];
+    __shared__ unsigned long long block_bins[HISTOGRAM_BINS];
+    for (unsigned int i = threadIdx.x; i < TABLE_WORDS; i += blockDim.x)
+        table_words[i] = increment_of(i / TABLE_ROW_WORDS);
+    if (threadIdx.x < HISTOGRAM_BINS)
+        block_bins[threadIdx.x] = 0;
+    __syncthreads();
+
+    const char *table = (const char *)table_words;
+    const unsigned int lane_bytes = (threadIdx.x % 32) * 4;
+    const uint64_t thread = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
+    unsigned int counts[HISTOGRAM_BINS] = {0};
+
+    // 16-byte loads need 16-byte aligned addresses: the bytes before the first boundary
+    // (head) and after the last (tail), fewer than 16 each, are counted one by one, thread t
+    // taking byte t of each.
+    uint64_t head = (16 - (uintptr_t)text % 16) % 16;
+    if (head > length)
+        head = length;
+    const uint4 *vectors = (const uint4 *)(text + head);
+    const uint64_t vector_count = (length - head) / 16;
+    const uint64_t tail = head + vector_count * 16;
+    if (thread < head || tail + thread < length) {
+        for (int part = 0; part < 2; part++) {
+            uint64_t i = part == 0 ? thread : tail + thread;
+            if (part == 0 ? i < head : i < length) {
+                unsigned int increment = increment_of((unsigned char)text[i]);
+                for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+                    counts[bin] += (increment >> (4 * bin)) & 0xF;
+            }
+        }
+    }
+
+    // Grid-stride over the vectors: a warp reads 512 consecutive bytes on every pass.
+    uint64_t v = thread;
+    while (v + (VECTORS_IN_FLIGHT - 1) * threads < vector_count) {
+        unsigned int even_bins = 0, odd_bins = 0;
+        for (int pass = 0; pass < VECTORS_PER_FLUSH / VECTORS_IN_FLIGHT &&
+                           v + (VECTORS_IN_FLIGHT - 1) * threads < vector_count;
+             pass++) {
+            // All loads first, so that several are in flight while the table is read.
+            uint4 in_flight[VECTORS_IN_FLIGHT];
+            for (int k = 0; k < VECTORS_IN_FLIGHT; k++)
+                in_flight[k] = __ldcs(&vectors[v + k * threads]);
+            for (int k = 0; k < VECTORS_IN_FLIGHT; k++)
+                count_vector(table, lane_bytes, in_flight[k], even_bins, odd_bins);
+            v += VECTORS_IN_FLIGHT * threads;
+        }
+        flush(counts, even_bins, odd_bins);
+    }
+    for (; v < vector_count; v += threads) {
+        unsigned int even_bins = 0, odd_bins = 0;
+        count_vector(table, lane_bytes, __ldcs(&vectors[v]), even_bins, odd_bins);
+        flush(counts, even_bins, odd_bins);
+    }
+
+    // A warp's counts summed in registers, then one shared atomic a warp and one global
+    // atomic a block for each bin.
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++) {
+        unsigned int count = counts[bin];
+        for (int offset = 16; offset > 0; offset /= 2)
+            count += __shfl_down_sync(0xFFFFFFFFu, count, offset);
+        if (threadIdx.x % 32 == 0 && count > 0)
+            atomicAdd(&block_bins[bin], (unsigned long long)count);
+    }
+    __syncthreads();
+    if (threadIdx.x < HISTOGRAM_BINS && block_bins[threadIdx.x] > 0)
+        atomicAdd(&histogram[threadIdx.x], block_bins[threadIdx.x]);
+}
+
+void lab8_histogram(const char *d_text, uint64_t length, unsigned long long *d_histogram)
+{
+    CUDA_CHECK(cudaMemset(d_histogram, 0, HISTOGRAM_BINS * sizeof *d_histogram));
+    if (length == 0)
+        return;
+    int device = 0, multiprocessors = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    // The table is 64 KB, more than the 48 KB a block gets unless it asks.
+    CUDA_CHECK(cudaFuncSetAttribute(histogram_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)TABLE_BYTES));
+    unsigned int blocks = blocks_per_multiprocessor * (unsigned int)multiprocessors;
+    histogram_kernel<<<blocks, threads_per_block, TABLE_BYTES>>>(d_text, length, d_histogram);
+    CUDA_CHECK_LAUNCH();
+}
