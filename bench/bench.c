@@ -205,7 +205,8 @@ static bool measure(const struct bench_options *options, const char *d_text, cha
     struct timed_variant variants[CONTENDER_COUNT + 1];
     struct device_copy copy = {d_text, d_copy, options->bytes};
     for (int c = 0; c < CONTENDER_COUNT; c++) {
-        runs[c] = (struct contender_run){&contenders[c], cub, d_text, options->bytes, NULL, expected};
+        runs[c] = (struct contender_run){&contenders[c], cub, d_text,
+                                         options->bytes, NULL, expected};
         CUDA_CHECK(cudaMalloc((void **)&runs[c].d_bins, HISTOGRAM_BINS * sizeof *runs[c].d_bins));
         variants[c] = (struct timed_variant){.name = contenders[c].label,
                                              .run = run_contender,
@@ -242,7 +243,8 @@ struct results {
 static void fill_input_table(struct table *table, const struct bench_options *options,
                              const struct measurement *m)
 {
-    const char *headers[] = {"variant", "median time", "GB/s", "% of copy", "speedup over the lab before"};
+    const char *headers[] = {"variant", "median time", "GB/s", "% of copy",
+                             "speedup over the lab before"};
     table_init(table, 5, headers);
     for (int c = 0; c <= CONTENDER_COUNT; c++) {
         bool is_copy = c == CONTENDER_COUNT;
@@ -275,7 +277,8 @@ static void fill_summary_table(struct table *table, const struct bench_options *
         for (int i = 0; i < INPUT_COUNT; i++) {
             const struct measurement *m = &results->measurements[i];
             snprintf(cells_text[i], sizeof cells_text[i], "%.1f%%",
-                     percent_of_copy_bandwidth(options->bytes, m->ms[c], options->bytes, m->copy_ms));
+                     percent_of_copy_bandwidth(options->bytes, m->ms[c], options->bytes,
+                                               m->copy_ms));
             cells[i + 1] = cells_text[i];
         }
         table_add_row(table, cells);
@@ -309,7 +312,8 @@ static void write_csv(FILE *out, const struct bench_options *options, const stru
         for (int c = 0; c < CONTENDER_COUNT; c++)
             fprintf(out, "%s,%s,%.6f,%.2f,%.2f\n", results->input_names[i], contenders[c].label,
                     m->ms[c], gigabytes_per_second(options->bytes, m->ms[c]),
-                    percent_of_copy_bandwidth(options->bytes, m->ms[c], options->bytes, m->copy_ms));
+                    percent_of_copy_bandwidth(options->bytes, m->ms[c], options->bytes,
+                                              m->copy_ms));
         fprintf(out, "%s,copy (read + write),%.6f,%.2f,100.00\n", results->input_names[i],
                 m->copy_ms, gigabytes_per_second(2 * options->bytes, m->copy_ms));
     }

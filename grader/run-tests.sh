@@ -65,6 +65,14 @@ expect_usage_error "too few runs" "at least 10" lab1 --runs 3
 expect_usage_error "missing value" "needs a value" lab1 --seed
 expect_usage_error "unknown variant" "no variant 'nonsense'" lab5 --variant nonsense
 expect_usage_error "unknown sanitizer" "unknown tool 'leakcheck'" lab5 --sanitize=leakcheck
+xml_report=$(mktemp)
+./grade lab4 --no-timing --filter 'sequential/*' --xml "$xml_report" >/dev/null 2>&1
+if grep -q '<testsuites name="Criterion Tests"' "$xml_report" && grep -q 'testcase name="bytes_257"' "$xml_report"; then
+    check "grade lab4 --xml FILE (Criterion's JUnit XML passed through)" pass
+else
+    check "grade lab4 --xml FILE (Criterion's JUnit XML passed through)" fail
+fi
+rm -f "$xml_report"
 if ./grade lab5 --variant list | grep -q 'no-barrier-before-commit'; then
     check "grade lab5 --variant list" pass
 else

@@ -376,7 +376,8 @@ static void time_contenders(const struct contender *contenders, int count,
     for (int c = 0; c < count; c++) {
         runs[c] = (struct contender_run){&contenders[c], &shared, NULL, {0}};
         CUDA_CHECK(cudaMalloc((void **)&runs[c].d_bins, HISTOGRAM_BINS * sizeof *runs[c].d_bins));
-        CUDA_CHECK(cudaMemset(runs[c].d_bins, POISON_BYTE, HISTOGRAM_BINS * sizeof *runs[c].d_bins));
+        CUDA_CHECK(
+            cudaMemset(runs[c].d_bins, POISON_BYTE, HISTOGRAM_BINS * sizeof *runs[c].d_bins));
         variants[c] = (struct timed_variant){.name = contenders[c].label,
                                              .run = run_contender,
                                              .result_is_right = contender_result_is_right,

@@ -98,7 +98,8 @@ Test(technique, atomics_are_used, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
         {"(RED|ATOM)G?\\.[A-Z0-9.]*ADD", true,
-         "lab 2 counts with an atomic add on global memory (atomicAdd), and your kernels have none"},
+         "lab 2 counts with an atomic add on global memory (atomicAdd), and your kernels have "
+         "none"},
         {"ATOMG?\\.[A-Z0-9.]*CAS", true,
          "part B builds the float addition on atomicCAS, and your kernels have no compare-and-swap"},
     };

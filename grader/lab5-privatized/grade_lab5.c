@@ -13,11 +13,13 @@ _Static_assert(_Generic(&lab5_histogram_private_global, histogram_function *: 1,
                "lab 5's functions must keep the histogram_function shape of the contract");
 
 #define GLOBAL_TEST(name, source, kind, length, offset) \
-    HISTOGRAM_TEST(private_global, lab5_histogram_private_global, name, source, kind, length, offset)
+    HISTOGRAM_TEST(private_global, lab5_histogram_private_global, name, source, kind, length, \
+                   offset)
 HISTOGRAM_TEXT_CASES(GLOBAL_TEST)
 
 #define SHARED_TEST(name, source, kind, length, offset) \
-    HISTOGRAM_TEST(private_shared, lab5_histogram_private_shared, name, source, kind, length, offset)
+    HISTOGRAM_TEST(private_shared, lab5_histogram_private_shared, name, source, kind, length, \
+                   offset)
 HISTOGRAM_TEXT_CASES(SHARED_TEST)
 
 Test(private_global, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)

@@ -33,7 +33,8 @@ static void lab6_reference_as_chosen(const char *d_text, uint64_t length,
 HISTOGRAM_TEXT_CASES(AGGREGATED_TEST)
 
 #define GLOBAL_AGGREGATED_TEST(name, source, kind, length, offset) \
-    HISTOGRAM_TEST(global_aggregated, lab7_histogram_global_aggregated, name, source, kind, length, offset)
+    HISTOGRAM_TEST(global_aggregated, lab7_histogram_global_aggregated, name, source, kind, \
+                   length, offset)
 HISTOGRAM_TEXT_CASES(GLOBAL_AGGREGATED_TEST)
 
 Test(aggregated, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)

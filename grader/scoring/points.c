@@ -110,7 +110,8 @@ double points_for_test(const struct points_config *config, const char *lab, cons
 {
     for (int r = 0; r < config->count; r++) {
         const struct points_rule *rule = &config->rules[r];
-        if (rule->kind == RULE_TEST && lab_matches(rule, lab) && fnmatch(rule->pattern, test, 0) == 0)
+        if (rule->kind == RULE_TEST && lab_matches(rule, lab) &&
+            fnmatch(rule->pattern, test, 0) == 0)
             return rule->points;
     }
     return 0;

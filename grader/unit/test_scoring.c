@@ -36,8 +36,8 @@ Test(points_config, says_which_line_is_wrong)
 {
     static struct points_config config;
     char error[256] = "";
-    cr_expect_eq(points_config_parse("lab5 test * 1\nlab5 tset * 1\n", &config, error, sizeof error),
-                 -1);
+    const char *misspelled = "lab5 test * 1\nlab5 tset * 1\n";
+    cr_expect_eq(points_config_parse(misspelled, &config, error, sizeof error), -1);
     cr_expect(strstr(error, "line 2:") != NULL, "got: %s", error);
     cr_expect_eq(points_config_parse("lab5 test * -1\n", &config, error, sizeof error), -1);
     cr_expect_eq(points_config_parse("lab5 performance 10 0\n", &config, error, sizeof error), -1);
