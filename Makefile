@@ -89,6 +89,9 @@ dist:
 
 # The build of everything runs in parallel, one job a core.
 test:
+	@if [ ! -f grader/run-tests.sh ]; then \
+	  echo "make test checks the kit itself and comes with its repository, not with the student" \
+	       "tarball: grade a lab with ./grade labN"; exit 2; fi
 	@$(MAKE) --no-print-directory -j$$(nproc) all
 	@bash grader/run-tests.sh
 

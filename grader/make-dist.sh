@@ -17,7 +17,7 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     git ls-files --cached --others --exclude-standard
 else
     find . -type f ! -path './build/*' ! -path './.git/*' | sed 's|^\./||'
-fi | grep -v -E '^(solutions/|grader/variants/|grader/cluster/|\.ci/|grader/run-tests\.sh$|grader/timing-spread\.sh$|grader/make-dist\.sh$|docs/instructors\.md$)' |
+fi | grep -v -E '^(solutions/|grader/variants/|grader/cluster/|\.ci/|grader/run-tests\.sh$|grader/timing-spread\.sh$|grader/make-dist\.sh$|grader/class-fixture\.sh$)' |
     while IFS= read -r file; do
         [ -f "$file" ] && cp --parents -- "$file" "$stage/"
     done
