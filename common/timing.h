@@ -19,7 +19,8 @@ struct timed_variant {
     /* Checks what the run left behind, outside the timed region; NULL when nothing to check. */
     bool (*result_is_right)(void *context);
     void *context;
-    bool on_host; /* timed with the host's monotonic clock (a CPU baseline), not CUDA events */
+    bool on_host; /* a single-threaded CPU baseline: timed by its thread's CPU time, not by
+                     CUDA events */
 
     /* filled in by time_alternating */
     double median_ms;
@@ -35,9 +36,6 @@ double median_of(double *samples, size_t count);
  * time. timed_runs below TIMING_MIN_RUNS is raised to it. */
 void time_alternating(struct timed_variant *variants, size_t count, int warmup_runs,
                       int timed_runs);
-
-/* Milliseconds of the host's monotonic clock, for CPU baselines. */
-double host_now_ms(void);
 
 #ifdef __cplusplus
 }
