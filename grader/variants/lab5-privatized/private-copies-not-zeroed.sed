@@ -1,3 +1,4 @@
-# The private copies in global memory are never zeroed: cudaMalloc'ed memory holds leftovers.
+# The private copies in global memory are never zeroed: the pool hands back memory holding the
+# counts of an earlier call.
 # expect: wrong histogram
-/cudaMemset(d_private_copies, 0, copies_bytes)/d
+/cudaMemsetAsync(d_private_copies, 0, copies_bytes, 0)/d
