@@ -285,8 +285,8 @@ static void fill_summary_table(struct table *table, const struct bench_options *
     }
 }
 
-static void write_report(FILE *out, const struct bench_options *options,
-                         const struct results *results)
+static int write_report(FILE *out, const struct bench_options *options,
+                        const struct results *results)
 {
     fprintf(out, "# make bench: %s, %s\n\n", results->device, results->date);
     fprintf(out, "Inputs of %" PRIu64 " MiB already on the GPU (seed %" PRIu64 "); each figure the "
@@ -302,9 +302,10 @@ static void write_report(FILE *out, const struct bench_options *options,
         fill_input_table(&table, options, &results->measurements[i]);
         table_print(out, &table);
     }
+    return ferror(out) ? -1 : 0;
 }
 
-static void write_csv(FILE *out, const struct bench_options *options, const struct results *results)
+static int write_csv(FILE *out, const struct bench_options *options, const struct results *results)
 {
     fprintf(out, "input,variant,median_ms,gb_per_s,percent_of_copy\n");
     for (int i = 0; i < INPUT_COUNT; i++) {
@@ -317,6 +318,7 @@ static void write_csv(FILE *out, const struct bench_options *options, const stru
         fprintf(out, "%s,copy (read + write),%.6f,%.2f,100.00\n", results->input_names[i],
                 m->copy_ms, gigabytes_per_second(2 * options->bytes, m->copy_ms));
     }
+    return ferror(out) ? -1 : 0;
 }
 
 static int write_chart(FILE *out, const struct bench_options *options,
@@ -363,18 +365,6 @@ static bool write_file(const char *dir, const char *name, const struct bench_opt
     }
     printf("wrote %s\n", path);
     return true;
-}
-
-static int report_writer(FILE *out, const struct bench_options *o, const struct results *r)
-{
-    write_report(out, o, r);
-    return ferror(out) ? -1 : 0;
-}
-
-static int csv_writer(FILE *out, const struct bench_options *o, const struct results *r)
-{
-    write_csv(out, o, r);
-    return ferror(out) ? -1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -432,8 +422,8 @@ int main(int argc, char **argv)
     fill_summary_table(&summary, &options, &results);
     printf("\n");
     table_print(stdout, &summary);
-    bool written = write_file(options.out_dir, "bench.md", &options, &results, report_writer) &&
-                   write_file(options.out_dir, "bench.csv", &options, &results, csv_writer) &&
+    bool written = write_file(options.out_dir, "bench.md", &options, &results, write_report) &&
+                   write_file(options.out_dir, "bench.csv", &options, &results, write_csv) &&
                    write_file(options.out_dir, "bench.svg", &options, &results, write_chart);
     if (!all_right)
         fprintf(stderr, "bench: some results were wrong (above); their times mean nothing\n");

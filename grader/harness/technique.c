@@ -22,7 +22,8 @@ static const char *find_cuobjdump(void)
     return NULL;
 }
 
-char *student_sass(char *reason, unsigned long reason_size)
+/* The SASS of the student's object (malloc'ed), or NULL with a reason. */
+static char *student_sass(char *reason, unsigned long reason_size)
 {
     const char *object = getenv("GRADE_OBJECT");
     if (!object || !*object) {

@@ -19,10 +19,6 @@ struct sass_rule {
  * not installed. */
 void check_technique(const struct sass_rule *rules, int count);
 
-/* The SASS of the student's object (malloc'ed), or NULL with a reason; for the check above and
- * for tests. */
-char *student_sass(char *reason, unsigned long reason_size);
-
 /* True when the SASS text matches the pattern. */
 bool sass_matches(const char *sass, const char *pattern);
 
