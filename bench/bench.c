@@ -219,7 +219,7 @@ static bool measure(const struct bench_options *options, const char *d_text, cha
 
     bool all_right = true;
     for (int c = 0; c < CONTENDER_COUNT; c++) {
-        measurement->ms[c] = variants[c].median_ms;
+        measurement->ms[c] = variants[c].time_ms;
         if (variants[c].wrong_results > 0) {
             fprintf(stderr, "bench: %s gave a wrong histogram in %d of its runs on %s\n",
                     contenders[c].label, variants[c].wrong_results, input_name);
@@ -227,7 +227,7 @@ static bool measure(const struct bench_options *options, const char *d_text, cha
         }
         CUDA_CHECK(cudaFree(runs[c].d_bins));
     }
-    measurement->copy_ms = variants[CONTENDER_COUNT].median_ms;
+    measurement->copy_ms = variants[CONTENDER_COUNT].time_ms;
     return all_right;
 }
 

@@ -1,6 +1,8 @@
 /* Timing by the rules of the kit: CUDA events around device work, a warm-up first, at least
  * ten timed runs, the median, and the variants being compared alternating run by run in one
- * process, so that clock boosts, temperature and other tenants touch them all alike. */
+ * process, so that clock boosts, temperature and other tenants touch them all alike.
+ * A sequential CPU baseline is the one exception: it reports its fastest run (timing.c says
+ * why). */
 #ifndef COMMON_TIMING_H
 #define COMMON_TIMING_H
 
@@ -22,13 +24,17 @@ struct timed_variant {
     bool on_host; /* a single-threaded CPU baseline: timed by its thread's CPU time, not by
                      CUDA events */
 
-    /* filled in by time_alternating */
-    double median_ms;
+    /* filled in by time_alternating: the median of the timed runs, or for an on_host baseline
+       the fastest of them */
+    double time_ms;
     int wrong_results;
 };
 
 /* Sorts samples in place and returns their median (the mean of the middle two for an even count). */
 double median_of(double *samples, size_t count);
+
+/* The smallest of samples; 0 for none. */
+double fastest_of(const double *samples, size_t count);
 
 /* Runs every variant warmup_runs times untimed, then timed_runs times timed, interleaved
  * (v0, v1, ..., v0, v1, ...). A timed region starts on an idle device and ends when the device

@@ -110,8 +110,8 @@ void report_count_speed(const struct count_contender *contenders, int count, int
     }
     time_alternating(variants, (size_t)count, options.warmup_runs, options.timed_runs);
     for (int c = 0; c < count; c++)
-        variants[c].median_ms /= LAUNCHES_PER_RUN;
-    record_performance("slides launch", variants[0].median_ms, variants[count - 1].median_ms);
+        variants[c].time_ms /= LAUNCHES_PER_RUN;
+    record_performance("slides launch", variants[0].time_ms, variants[count - 1].time_ms);
 
     char what[160];
     snprintf(what, sizeof what, "Speed: %u blocks x %u threads, each adding 1 to one counter (the "
@@ -132,9 +132,9 @@ void report_count_speed(const struct count_contender *contenders, int count, int
         unsigned long long lost = runs[c].last_count < threads ? threads - runs[c].last_count : 0;
         snprintf(lost_text, sizeof lost_text, "%llu (%.4f%%)", lost,
                  100.0 * (double)lost / (double)threads);
-        format_ms(time_text, sizeof time_text, variants[c].median_ms);
-        format_speedup(speedup_text, sizeof speedup_text, variants[baseline_index].median_ms,
-                       variants[c].median_ms);
+        format_ms(time_text, sizeof time_text, variants[c].time_ms);
+        format_speedup(speedup_text, sizeof speedup_text, variants[baseline_index].time_ms,
+                       variants[c].time_ms);
         const char *cells[] = {contenders[c].label, count_text, lost_text, time_text,
                                speedup_text};
         table_add_row(&table, cells);

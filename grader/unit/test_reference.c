@@ -1,6 +1,5 @@
-/* The CPU reference histogram, and the timing median. */
+/* The CPU reference histogram. */
 #include "reference.h"
-#include "timing.h"
 
 #include <criterion/criterion.h>
 #include <string.h>
@@ -47,18 +46,4 @@ Test(cpu_histogram, bins_and_names)
     cr_expect_str_eq(histogram_bin_name(0), "a-d");
     cr_expect_str_eq(histogram_bin_name(6), "y-z");
     cr_expect_str_eq(histogram_bin_name(7), "?");
-}
-
-Test(median, odd_and_even_counts)
-{
-    double odd[] = {5, 1, 3};
-    cr_expect_float_eq(median_of(odd, 3), 3.0, 1e-12);
-    double even[] = {4, 1, 3, 2};
-    cr_expect_float_eq(median_of(even, 4), 2.5, 1e-12);
-    double one[] = {7};
-    cr_expect_float_eq(median_of(one, 1), 7.0, 1e-12);
-    cr_expect_float_eq(median_of(NULL, 0), 0.0, 1e-12);
-    /* An outlier, the first run's start-up cost say, does not move the median. */
-    double with_outlier[] = {1.0, 1.1, 0.9, 250.0, 1.0};
-    cr_expect_float_eq(median_of(with_outlier, 5), 1.0, 1e-12);
 }
