@@ -92,7 +92,7 @@ void time_alternating(struct timed_variant *variants, size_t count, int warmup_r
         double *runs = &samples[v * (size_t)timed_runs];
         /* The host CPU of a cloud GPU machine is shared and its speed drifts: on the H200's
          * host one sequential histogram took 941 to 1094 ms within one process, in slow spells
-         * seconds long. Others' load only ever adds time, so a CPU baseline reports its fastest
+         * several runs long, at times longer than all of one input's runs. Others' load only ever adds time, so a CPU baseline reports its fastest
          * run, the nearest to the CPU's own speed (and the GPU's speedup over it the
          * conservative one). docs/results.md has what this does and does not steady. */
         variants[v].time_ms = variants[v].on_host ? fastest_of(runs, (size_t)timed_runs)
