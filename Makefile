@@ -11,22 +11,20 @@
 # CUDA_ARCH picks the GPU architectures (compute capabilities without the dot): by default
 # the GPU in this machine, or 75 80 86 89 90 when there is none. For example: make CUDA_ARCH=90
 
-LABS := lab1-race lab2-count-atomic lab3-count-shared lab4-text-histogram \
-        lab5-privatized lab6-coarsened lab7-aggregated lab8-challenge
+# The labs are the folders of labs/; each has its grader in grader/<lab>/, whose lab.conf (its
+# manifest) says what the build needs to know (docs/maintainers.md).
+LABS := $(sort $(notdir $(patsubst %/,%,$(wildcard labs/lab*-*/))))
 # lab5-privatized -> lab5
 short = $(firstword $(subst -, ,$(1)))
-
-# The references each lab's grader times against: its own, and the previous lab's.
-REFERENCES_lab1-race           := lab1-race
-REFERENCES_lab2-count-atomic   := lab1-race lab2-count-atomic
-REFERENCES_lab3-count-shared   := lab2-count-atomic lab3-count-shared
-REFERENCES_lab4-text-histogram := lab4-text-histogram
-REFERENCES_lab5-privatized     := lab4-text-histogram lab5-privatized
-REFERENCES_lab6-coarsened      := lab5-privatized lab6-coarsened
-REFERENCES_lab7-aggregated     := lab6-coarsened lab7-aggregated
-REFERENCES_lab8-challenge      := lab6-coarsened lab8-challenge
+# A value of a lab's manifest: $(call manifest,lab5-privatized,references)
+manifest = $(shell sed -n 's/^$(2) *= *//p' grader/$(1)/lab.conf)
+# The references each lab's grader links and times against.
+$(foreach lab,$(LABS),$(eval REFERENCES_$(lab) := $(call manifest,$(lab),references)))
 # make bench times every lab's reference.
 BENCH_REFERENCES := lab4-text-histogram lab5-privatized lab6-coarsened lab7-aggregated lab8-challenge
+
+# The student distribution (make dist) has no solutions (see REFERENCE_RULE).
+HAVE_SOLUTIONS := $(wildcard solutions/lab1-race/lab1.cu)
 
 CUDA_HOME ?= /usr/local/cuda
 NVCC ?= $(CUDA_HOME)/bin/nvcc
@@ -51,8 +49,8 @@ CRITERION_LDFLAGS := -L$(CRITERION_PREFIX)/lib/x86_64-linux-gnu \
 endif
 
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -MMD -MP
-CPPFLAGS := -Icommon -Igrader/harness -I$(CUDA_HOME)/include $(CRITERION_CPPFLAGS) \
-            -DKIT_DATA_DIR='"$(CURDIR)/grader/data"' -DKIT_CUDA_HOME='"$(CUDA_HOME)"'
+CPPFLAGS := -Icommon -Igrader/harness -Igrader/results -I$(CUDA_HOME)/include $(CRITERION_CPPFLAGS) \
+            -DKIT_CUDA_HOME='"$(CUDA_HOME)"'
 NVCC_COMMON_FLAGS := -O3 -g -std=c++17 -Xcompiler -Wall,-Wextra -MMD -MP -Icommon
 NVCCFLAGS := $(NVCC_COMMON_FLAGS) $(GENCODE)
 # The variants of grader/variants/ are graded only on the GPU at hand: machine code for the
@@ -64,7 +62,9 @@ LDFLAGS := $(CRITERION_LDFLAGS)
 COMMON := cuda_check timing inputs reference compare report device counting histogram_demo \
           bandwidth cub_histogram
 COMMON_OBJECTS := $(COMMON:%=build/common/%.o)
-HARNESS_OBJECTS := $(patsubst grader/harness/%.c,build/harness/%.o,$(wildcard grader/harness/*.c))
+# The harness writes the grading record that the results model reads (grader/results/records.c).
+HARNESS_OBJECTS := $(patsubst grader/harness/%.c,build/harness/%.o,$(wildcard grader/harness/*.c)) \
+                   build/results/records.o
 # grader/variants/<lab>/<name>.sed -> <lab>/<name>, graded from build/variant/<name>/<lab>/grader
 VARIANTS := $(patsubst grader/variants/%.sed,%,$(wildcard grader/variants/*/*.sed))
 VARIANT_GRADERS := $(foreach variant,$(VARIANTS),build/variant/$(notdir $(variant))/$(patsubst %/,%,$(dir $(variant)))/grader)
@@ -77,7 +77,7 @@ help:
 	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
 
 all: $(foreach lab,$(LABS),$(call short,$(lab))) build/unit/unit-tests build/bench/bench \
-     build/scoring/score $(if $(HAVE_SOLUTIONS),$(foreach lab,$(LABS),solution-$(call short,$(lab))) \
+     build/results/results $(if $(HAVE_SOLUTIONS),$(foreach lab,$(LABS),solution-$(call short,$(lab))) \
      $(VARIANT_GRADERS))
 
 # Every lab's reference, compiled (make dist ships them).
@@ -85,15 +85,18 @@ references: $(LABS:%=build/reference/%.o)
 
 # The students' tarball, without the solutions: build/dist/cuda-histogram-labs.tar.gz.
 dist:
-	bash grader/make-dist.sh
+	@if [ ! -f grader/make-dist.sh ]; then \
+	  echo "make dist makes the student tarball from the kit's repository; this is a copy of that" \
+	       "tarball already"; exit 2; fi
+	@bash grader/make-dist.sh
 
 # The build of everything runs in parallel, one job a core.
 test:
-	@if [ ! -f grader/run-tests.sh ]; then \
+	@if [ ! -f grader/tests/run_tests.py ]; then \
 	  echo "make test checks the kit itself and comes with its repository, not with the student" \
 	       "tarball: grade a lab with ./grade labN"; exit 2; fi
 	@$(MAKE) --no-print-directory -j$$(nproc) all
-	@bash grader/run-tests.sh
+	@python3 grader/tests/run_tests.py
 
 clean:
 	rm -rf build
@@ -103,6 +106,7 @@ build/flags: FORCE
 	@mkdir -p build
 	@echo '$(NVCC) $(NVCCFLAGS) $(CC) $(CFLAGS) $(CPPFLAGS)' | cmp -s - $@ \
 	  || echo '$(NVCC) $(NVCCFLAGS) $(CC) $(CFLAGS) $(CPPFLAGS)' > $@
+	@echo '$(CUDA_ARCH)' > build/cuda-arch
 
 # Installs Criterion if it is missing and we may; otherwise says how.
 build/criterion.ok: grader/ensure-criterion.sh
@@ -125,20 +129,22 @@ build/harness/%.o: grader/harness/%.c build/flags | build/criterion.ok
 
 build/unit/%.o: grader/unit/%.c build/flags | build/criterion.ok
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ilabs/lab1-race -Ibench -Igrader/scoring $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) -Ilabs/lab1-race -Ibench $(CFLAGS) -c $< -o $@
 
-# score: a grade's results turned into points (pure C, no CUDA: runs anywhere).
-SCORING_OBJECTS := build/scoring/points.o build/scoring/results.o
-build/scoring/%.o: grader/scoring/%.c build/flags
+# results: the results model, which decides a grading's verdict and points and writes every
+# report from the grading record (pure C, no CUDA: runs anywhere).
+RESULTS_OBJECTS := build/results/points.o build/results/records.o build/results/model.o \
+                   build/results/reports.o
+build/results/%.o: grader/results/%.c build/flags
 	@mkdir -p $(@D)
-	$(CC) -Igrader/scoring $(CFLAGS) -c $< -o $@
+	$(CC) -Igrader/results $(CFLAGS) -c $< -o $@
 
-build/scoring/score: build/scoring/score.o $(SCORING_OBJECTS)
+build/results/results: build/results/results.o $(RESULTS_OBJECTS)
 	$(CC) $^ -o $@ -lm
 
-build/bench/%.o: bench/%.c build/flags
+build/bench/%.o: bench/%.c build/flags build/generated/bench/references.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ibench $(CFLAGS) -c $< -o $@
+	$(CC) -Ibuild/generated/bench $(CPPFLAGS) -Ibench $(CFLAGS) -c $< -o $@
 
 build/bench/bench: build/bench/bench.o build/bench/chart.o \
                    $(BENCH_REFERENCES:%=build/reference/%.o) $(COMMON_OBJECTS)
@@ -148,7 +154,7 @@ bench: build/bench/bench
 	build/bench/bench --out build/bench
 
 build/unit/unit-tests: $(UNIT_OBJECTS) $(COMMON_OBJECTS) $(HARNESS_OBJECTS) build/bench/chart.o \
-                      $(SCORING_OBJECTS)
+                      $(filter-out build/results/records.o,$(RESULTS_OBJECTS))
 	$(NVCC) $(LDFLAGS) $^ -o $@ -lcriterion
 
 # One lab built from one source file into build/<role>/<lab>: the student's (labs/), the
@@ -162,9 +168,10 @@ build/$(2)/$(1)/demo.o: labs/$(1)/demo.c build/flags
 	@mkdir -p $$(@D)
 	$$(CC) $$(CPPFLAGS) -Ilabs/$(1) $$(CFLAGS) -c $$< -o $$@
 
-build/$(2)/$(1)/grade_$(call short,$(1)).o: grader/$(1)/grade_$(call short,$(1)).c build/flags | build/criterion.ok
+build/$(2)/$(1)/grade_$(call short,$(1)).o: grader/$(1)/grade_$(call short,$(1)).c build/flags \
+                                          build/generated/$(1)/references.h | build/criterion.ok
 	@mkdir -p $$(@D)
-	$$(CC) $$(CPPFLAGS) -Ilabs/$(1) $$(CFLAGS) -c $$< -o $$@
+	$$(CC) -Ibuild/generated/$(1) $$(CPPFLAGS) -Ilabs/$(1) $$(CFLAGS) -c $$< -o $$@
 
 build/$(2)/$(1)/demo: build/$(2)/$(1)/demo.o build/$(2)/$(1)/$(call short,$(1)).o $(COMMON_OBJECTS)
 	$$(NVCC) $$^ -o $$@
@@ -176,9 +183,10 @@ endef
 
 $(foreach lab,$(LABS),$(eval $(call LAB_RULES,$(lab),student,labs/$(lab)/$(call short,$(lab)).cu)))
 $(foreach lab,$(LABS),$(eval $(call LAB_RULES,$(lab),solution,solutions/$(lab)/$(call short,$(lab)).cu)))
-# ./grade LAB --source FILE --id NAME: a student's file, built on its own into build/submission/NAME.
+# ./grade LAB --file PATH: a copy of that file under build/file/<hash>/source/, built on its own
+# into build/file/<hash>/LAB (grade checks the names it passes: no spaces, quotes or '$').
 ifneq ($(SUBMISSION_FILE),)
-$(eval $(call LAB_RULES,$(SUBMISSION_LAB),submission/$(SUBMISSION_ID),$(SUBMISSION_FILE)))
+$(eval $(call LAB_RULES,$(SUBMISSION_LAB),$(SUBMISSION_ROLE),$(SUBMISSION_FILE)))
 endif
 
 # The variants the graders are tested on: grader/variants/<lab>/<name>.sed, a sed script that
@@ -196,7 +204,6 @@ $(foreach variant,$(VARIANTS),$(eval $(call VARIANT_RULES,$(patsubst %/,%,$(dir 
 
 # The student distribution (make dist) has no solutions: its references come compiled, in
 # prebuilt/reference/, and the solution and variant targets do not exist there.
-HAVE_SOLUTIONS := $(wildcard solutions/lab1-race/lab1.cu)
 # A reference is the solution's object with its lab<N>_ functions renamed reference_lab<N>_
 # and everything else (kernels, helpers) made local, so it links beside a student's lab.
 ifneq ($(HAVE_SOLUTIONS),)
@@ -219,7 +226,55 @@ endif
 # a local copy of it would shadow the one the linker keeps.)
 $(foreach lab,$(LABS),$(eval $(call REFERENCE_RULE,$(lab))))
 
-$(foreach lab,$(LABS),$(eval $(call short,$(lab)): build/student/$(lab)/grader build/student/$(lab)/demo))
-$(foreach lab,$(LABS),$(eval solution-$(call short,$(lab)): build/solution/$(lab)/grader build/solution/$(lab)/demo))
+# The declarations of the references, made from each lab's contract header: for each lab<N>_
+# function it declares, reference_lab<N>_ with the same type (__typeof__), so they cannot drift.
+build/generated/reference/%.h: labs/%/*.h
+	@mkdir -p $(@D)
+	{ echo '/* Made by the Makefile from $<: the references of the contract, of its types. */'; \
+	  echo '#include "../../../$<"'; \
+	  grep -o -E '\blab[0-9]+_[A-Za-z0-9_]+ *\(' $< | tr -d ' (' | sort -u | \
+	    sed 's/.*/__typeof__(&) reference_&;/'; } > $@
+
+# references.h for a grader (or the bench): the declarations of the references it links.
+define REFERENCES_HEADER
+build/generated/$(1)/references.h: $(2:%=build/generated/reference/%.h)
+	@mkdir -p $$(@D)
+	{ echo '/* Made by the Makefile: the references this program links. */'; \
+	  $(foreach reference,$(2),echo '#include "../reference/$(reference).h"';) } > $$@
+endef
+$(foreach lab,$(LABS),$(eval $(call REFERENCES_HEADER,$(lab),$(REFERENCES_$(lab)))))
+$(eval $(call REFERENCES_HEADER,bench,$(BENCH_REFERENCES)))
+
+# The list of a lab's tests, as records (grader/results/records.h), for a grading whose code
+# does not build or is missing: its tests are then listed as not run, and the maximum stays the
+# lab's. The list comes from the lab's grader linked with the lab's own reference standing in
+# for the student's code, run with a filter that no test matches.
+define LISTING_RULES
+build/listing/$(1)/stand-in.o: build/reference/$(1).o
+	@mkdir -p $$(@D)
+	$$(OBJCOPY) $$$$(nm --defined-only --extern-only $$< | awk '$$$$3 ~ /^reference_lab[0-9]+_/ \
+	  { printf "--redefine-sym %s=%s ", $$$$3, substr($$$$3, 11) }') $$< $$@
+
+build/listing/$(1)/grader: build/student/$(1)/grade_$(call short,$(1)).o build/listing/$(1)/stand-in.o \
+                           $(REFERENCES_$(1):%=build/reference/%.o) $(HARNESS_OBJECTS) $(COMMON_OBJECTS)
+	$$(NVCC) $$(LDFLAGS) $$^ -o $$@ -lcriterion
+
+build/listing/$(1)/tests.records: build/listing/$(1)/grader
+	@rm -f $$@.new
+	@GRADE_RECORDS=$$@.new $$< --filter='listing-only/no-test' >/dev/null 2>&1; \
+	  grep -q '^listed' $$@.new 2>/dev/null || { echo "$$@: the grader listed no test" >&2; exit 1; }
+	@mv $$@.new $$@
+endef
+$(foreach lab,$(LABS),$(eval $(call LISTING_RULES,$(lab))))
+
+$(foreach lab,$(LABS),$(eval $(call short,$(lab)): build/student/$(lab)/grader build/student/$(lab)/demo \
+  build/listing/$(lab)/tests.records build/results/results))
+ifneq ($(HAVE_SOLUTIONS),)
+$(foreach lab,$(LABS),$(eval solution-$(call short,$(lab)): build/solution/$(lab)/grader build/solution/$(lab)/demo \
+  build/listing/$(lab)/tests.records build/results/results))
+else
+$(foreach lab,$(LABS),solution-$(call short,$(lab))):
+	@echo "make $@: this copy of the kit (the student tarball) has no reference solutions"; exit 2
+endif
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -14,9 +14,6 @@ extern "C" {
  * CUDA context is unusable, and every later call would only report the same error again. */
 void cuda_check(cudaError_t result, const char *call, const char *file, int line);
 
-/* A hint at the usual cause of an error, or NULL where there is no useful one. */
-const char *cuda_error_hint(cudaError_t error);
-
 #define CUDA_CHECK(call) cuda_check((call), #call, __FILE__, __LINE__)
 
 /* A launch reports a bad configuration only through cudaGetLastError; faults inside the

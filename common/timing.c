@@ -79,7 +79,12 @@ void time_alternating(struct timed_variant *variants, size_t count, int warmup_r
         variants[v].wrong_results = 0;
 
     for (int run = 0; run < warmup_runs + timed_runs; run++) {
-        for (size_t v = 0; v < count; v++) {
+        /* Each run starts one variant further on, so that each follows every other equally
+         * often: a run pays for the dirty lines in L2 that the one before it left (after a
+         * 256 MiB copy, lab 8's reference, always timed right after the copy, measured 10%
+         * slower than itself timed after another kernel, on the H200). */
+        for (size_t step = 0; step < count; step++) {
+            size_t v = (step + (size_t)run) % count;
             struct timed_variant *variant = &variants[v];
             double ms = time_one_run(variant, start, stop);
             if (variant->result_is_right && !variant->result_is_right(variant->context))
@@ -92,7 +97,8 @@ void time_alternating(struct timed_variant *variants, size_t count, int warmup_r
         double *runs = &samples[v * (size_t)timed_runs];
         /* The host CPU of a cloud GPU machine is shared and its speed drifts: on the H200's
          * host one sequential histogram took 941 to 1094 ms within one process, in slow spells
-         * several runs long, at times longer than all of one input's runs. Others' load only ever adds time, so a CPU baseline reports its fastest
+         * several runs long, at times longer than all of one input's runs. Others' load only ever
+         * adds time, so a CPU baseline reports its fastest
          * run, the nearest to the CPU's own speed (and the GPU's speedup over it the
          * conservative one). docs/results.md has what this does and does not steady. */
         variants[v].time_ms = variants[v].on_host ? fastest_of(runs, (size_t)timed_runs)

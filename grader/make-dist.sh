@@ -7,18 +7,20 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 name=cuda-histogram-labs
+git rev-parse --is-inside-work-tree >/dev/null 2>&1 || {
+    echo "make dist: the tarball is made from the kit's git repository, and this copy is not one" >&2
+    exit 2
+}
 dist=build/dist
 stage=$dist/$name
 rm -rf "$dist"
 mkdir -p "$stage/prebuilt/reference"
 
-# The kit's files: what git tracks (and new files not ignored), less what students must not get.
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    git ls-files --cached --others --exclude-standard
-else
-    find . -type f ! -path './build/*' ! -path './.git/*' | sed 's|^\./||'
-fi | grep -v -E '^(solutions/|grader/variants/|grader/cluster/|\.ci/|grader/run-tests\.sh$|grader/timing-spread\.sh$|grader/make-dist\.sh$|grader/class-fixture\.sh$)' |
-    while IFS= read -r file; do
+# The kit's files: what git tracks (never a file it does not: a class's submissions or a course's
+# points file left in the tree stay out), less what students must not get.
+git ls-files --cached -z |
+    grep -z -v -E '^(solutions/|grader/variants/|grader/exploits/|grader/tests/|grader/cluster/|grader/class/|\.ci/|grade-class$|grader/timing-spread\.sh$|grader/make-dist\.sh$|grader/class-fixture\.sh$)' |
+    while IFS= read -r -d '' file; do
         [ -f "$file" ] && cp --parents -- "$file" "$stage/"
     done
 

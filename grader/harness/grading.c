@@ -1,6 +1,7 @@
 #include "grading.h"
 
 #include "device.h"
+#include "records.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -44,14 +45,27 @@ struct grading_options grading_options(void)
 void require_gpu(void)
 {
     char reason[256];
-    if (!gpu_available(reason, sizeof reason))
+    if (!gpu_available(reason, sizeof reason)) {
+        record_current_test(TEST_NEEDS_GPU, reason);
         cr_skip_test("GPU test skipped: %s", reason);
+    }
 }
 
 void require_gpu_and_timing(void)
 {
-    if (getenv("GRADE_NO_TIMING"))
+    if (getenv("GRADE_NO_TIMING")) {
+        record_current_test(TEST_NOT_ASKED, "timing skipped: --no-timing was given");
         cr_skip_test("timing skipped: --no-timing was given");
+    }
+    require_gpu();
+}
+
+void require_input_file_and_gpu(void)
+{
+    if (grading_options().input_file == NULL) {
+        record_current_test(TEST_NOT_ASKED, "no --input FILE given");
+        cr_skip_test("no --input FILE given");
+    }
     require_gpu();
 }
 
@@ -68,11 +82,12 @@ void print_speed_banner(const char *what)
 
 void record_performance(const char *input, double student_ms, double reference_ms)
 {
-    const char *path = getenv("GRADE_PERF_FILE");
-    if (!path || !*path)
-        return;
-    FILE *out = fopen(path, "a");
-    cr_assert(out != NULL, "cannot append to GRADE_PERF_FILE=%s", path);
-    fprintf(out, "%s\t%.6f\t%.6f\n", input, student_ms, reference_ms);
-    fclose(out);
+    char name[256], student[32], reference[32];
+    snprintf(name, sizeof name, "%s/%s", criterion_current_test->category,
+             criterion_current_test->name);
+    snprintf(student, sizeof student, "%.6f", student_ms);
+    snprintf(reference, sizeof reference, "%.6f", reference_ms);
+    const char *fields[] = {input, student, reference};
+    cr_assert(record_append(RECORD_SPEED, name, 3, fields),
+              "cannot write the grading record (GRADE_RECORDS)");
 }

@@ -30,12 +30,29 @@ struct grading_options grading_options(void);
  * for speed tests, when timing was switched off). */
 void require_gpu(void);
 void require_gpu_and_timing(void);
+/* For the tests on the student's own --input file: not asked for without one. */
+void require_input_file_and_gpu(void);
 
 /* One line naming the GPU and the timing setup, printed above every speed table. */
 void print_speed_banner(const char *what);
 
-/* For the points a course gives for speed: appends "input<TAB>your ms<TAB>reference ms" to
- * the file GRADE_PERF_FILE names (./grade sets it); does nothing when it is unset. */
+/* For the points a course gives for speed: records, for the results model, your time and
+ * the reference's on one input. */
 void record_performance(const char *input, double student_ms, double reference_ms);
+
+/* What a test process tells the results model about its test (record_hooks.c). */
+enum test_record {
+    TEST_REACHED_END,     /* the body ran to its end: without this, a pass is no pass */
+    TEST_NEEDS_GPU,       /* skipped: no usable GPU here */
+    TEST_NOT_ASKED,       /* skipped: not asked for (no --input, --no-timing) */
+    TEST_MACHINE_PROBLEM, /* this machine cannot grade it (a tool is missing): not the code's fault */
+};
+void record_current_test(enum test_record what, const char *reason);
+
+/* Every grader test is a GRADED_TEST: Criterion's Test, whose body, once it has run to its end,
+ * says so. A test process that the code under test ends early (exit, abort, a signal) never
+ * says so, and the results model fails that test even where Criterion saw exit status 0. */
+void grader_test_reached_end(void);
+#define GRADED_TEST(suite, name, ...) Test(suite, name, .fini = grader_test_reached_end, ##__VA_ARGS__)
 
 #endif

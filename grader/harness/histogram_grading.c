@@ -57,8 +57,10 @@ static char *case_text(const struct text_case *text_case, const struct grading_o
     case SOURCE_SHIPPED_TEXT:
         return shipped_text(options, length);
     case SOURCE_STUDENT_FILE:
-        if (!options->input_file)
+        if (!options->input_file) {
+            record_current_test(TEST_NOT_ASKED, "no --input FILE given");
             cr_skip_test("no --input FILE given");
+        }
         return load_or_fail(options->input_file, length);
     case SOURCE_GENERATED:
     default:
@@ -245,9 +247,13 @@ void check_histogram_past_4gib(const char *function_name, histogram_function *fu
      * wraps around and counts the start again; the first bin needs more than 32 bits. */
     const uint64_t letters_a = (1ull << 32) + 1, tail = 256, length = letters_a + tail;
     struct gpu_facts gpu = gpu_facts();
-    if (gpu.free_memory_bytes < length + (1ull << 30))
-        cr_skip_test("the GPU has %zu MiB free; this test needs %" PRIu64 " MiB",
-                     gpu.free_memory_bytes >> 20, (length >> 20) + 1024);
+    if (gpu.free_memory_bytes < length + (1ull << 30)) {
+        char reason[160];
+        snprintf(reason, sizeof reason, "the GPU has %zu MiB free; this test needs %" PRIu64 " MiB",
+                 gpu.free_memory_bytes >> 20, (length >> 20) + 1024);
+        record_current_test(TEST_NEEDS_GPU, reason);
+        cr_skip_test("%s", reason);
+    }
 
     char tail_text[256];
     for (uint64_t i = 0; i < tail; i++)

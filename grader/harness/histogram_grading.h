@@ -50,7 +50,10 @@ struct text_case {
 
 /* Defines one Criterion test per text case for one histogram function. */
 #define HISTOGRAM_TEST(suite, function, test_name, source, kind, length, offset)          \
-    Test(suite, test_name, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)         \
+    GRADED_TEST(suite, test_name,                                                         \
+                .init = source == SOURCE_STUDENT_FILE ? require_input_file_and_gpu         \
+                                                      : require_gpu,                       \
+                .timeout = CORRECTNESS_TIMEOUT_S)                                         \
     {                                                                                     \
         const struct text_case text_case = {#test_name, source, kind, length, offset};   \
         check_histogram_function(#function, function, &text_case);                        \
@@ -69,7 +72,7 @@ typedef void host_histogram_function(const char *text, uint64_t length,
 
 /* Like HISTOGRAM_TEST, for a CPU function: runs without a GPU. */
 #define HOST_HISTOGRAM_TEST(suite, function, test_name, source, kind, length, offset) \
-    Test(suite, test_name, .timeout = CORRECTNESS_TIMEOUT_S)                           \
+    GRADED_TEST(suite, test_name, .timeout = CORRECTNESS_TIMEOUT_S)                           \
     {                                                                                  \
         const struct text_case text_case = {#test_name, source, kind, length, offset}; \
         check_host_histogram_function(#function, function, &text_case);         \

@@ -1,12 +1,18 @@
 #define _POSIX_C_SOURCE 200809L
 #include "technique.h"
 
+#include "grading.h"
+
 #include <criterion/criterion.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #ifndef KIT_CUDA_HOME
 #define KIT_CUDA_HOME "/usr/local/cuda"
@@ -39,17 +45,32 @@ static char *student_sass(char *reason, unsigned long reason_size)
         snprintf(reason, reason_size, "cannot read %s", object);
         return NULL;
     }
-    char command[8192];
-    snprintf(command, sizeof command, "'%s' -sass '%s' 2>&1", cuobjdump, object);
-    FILE *pipe = popen(command, "r");
-    if (!pipe) {
-        snprintf(reason, reason_size, "cannot run %s", cuobjdump);
+    /* cuobjdump run directly, not through a shell: a path may hold any character. */
+    int channel[2];
+    if (pipe(channel) != 0) {
+        snprintf(reason, reason_size, "cannot make a pipe to run %s", cuobjdump);
         return NULL;
     }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, channel[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, channel[1], STDERR_FILENO);
+    posix_spawn_file_actions_addclose(&actions, channel[0]);
+    char *const arguments[] = {(char *)cuobjdump, "-sass", (char *)object, NULL};
+    pid_t child;
+    int spawned = posix_spawn(&child, cuobjdump, &actions, NULL, arguments, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(channel[1]);
+    if (spawned != 0) {
+        close(channel[0]);
+        snprintf(reason, reason_size, "cannot run %s: %s", cuobjdump, strerror(spawned));
+        return NULL;
+    }
+    FILE *output = fdopen(channel[0], "r");
     size_t size = 0, capacity = 1 << 20;
-    char *sass = malloc(capacity);
+    char *sass = output ? malloc(capacity) : NULL;
     size_t got;
-    while (sass && (got = fread(sass + size, 1, capacity - size - 1, pipe)) > 0) {
+    while (sass && (got = fread(sass + size, 1, capacity - size - 1, output)) > 0) {
         size += got;
         if (capacity - size < 4096) {
             char *bigger = realloc(sass, capacity *= 2);
@@ -58,7 +79,13 @@ static char *student_sass(char *reason, unsigned long reason_size)
             sass = bigger;
         }
     }
-    int status = pclose(pipe);
+    if (output)
+        fclose(output);
+    else
+        close(channel[0]);
+    int wait_status = 0;
+    int status = waitpid(child, &wait_status, 0) == child && WIFEXITED(wait_status)
+                     ? WEXITSTATUS(wait_status) : -1;
     if (!sass) {
         snprintf(reason, reason_size, "out of host memory for the SASS");
         return NULL;
@@ -86,8 +113,12 @@ void check_technique(const struct sass_rule *rules, int count)
 {
     char reason[512];
     char *sass = student_sass(reason, sizeof reason);
-    if (!sass)
-        cr_skip_test("technique check skipped: %s", reason);
+    if (!sass) {
+        /* Not the code's fault, and never a free pass: the results model calls the grading
+         * machine broken, and the test keeps its points in the maximum. */
+        record_current_test(TEST_MACHINE_PROBLEM, reason);
+        cr_skip_test("technique check not run: %s", reason);
+    }
     const char *object = getenv("GRADE_OBJECT");
     for (int r = 0; r < count; r++) {
         bool found = sass_matches(sass, rules[r].pattern);

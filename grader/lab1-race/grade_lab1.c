@@ -43,7 +43,7 @@ static void format_schedule(char *out, const int schedule[RACE_STEPS])
     out[RACE_STEPS] = '\0';
 }
 
-Test(race_simulator, the_slides_four_scenarios, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(race_simulator, the_slides_four_scenarios, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     /* Timing scenarios 1-4 of the slides (figures 9.4 and 9.5 of the book), from Mem[x] = 0. */
     static const struct {
@@ -69,7 +69,7 @@ Test(race_simulator, the_slides_four_scenarios, .timeout = CORRECTNESS_TIMEOUT_S
     }
 }
 
-Test(race_simulator, all_20_interleavings, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(race_simulator, all_20_interleavings, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     /* Every order of two threads' three steps: choose the 3 of 6 moments when thread 1 moves.
      * Started from 41, so that an answer that assumes Mem[x] = 0 shows. */
@@ -102,7 +102,7 @@ Test(race_simulator, all_20_interleavings, .timeout = CORRECTNESS_TIMEOUT_S)
 
 TestSuite(racy_count, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S);
 
-Test(racy_count, one_thread_counts_exactly_one)
+GRADED_TEST(racy_count, one_thread_counts_exactly_one)
 {
     float elapsed_ms;
     unsigned long long count = run_count_once(lab1_launch_racy_count, 1, 1, &elapsed_ms);
@@ -113,7 +113,7 @@ Test(racy_count, one_thread_counts_exactly_one)
                             : "Is *count incremented more than once per thread?");
 }
 
-Test(racy_count, the_slides_launch_loses_updates)
+GRADED_TEST(racy_count, the_slides_launch_loses_updates)
 {
     float elapsed_ms;
     unsigned long long threads = (unsigned long long)SLIDES_BLOCKS * SLIDES_THREADS_PER_BLOCK;
@@ -131,7 +131,7 @@ Test(racy_count, the_slides_launch_loses_updates)
            100.0 * (double)(threads - count) / (double)threads);
 }
 
-Test(racy_count, the_whole_program_returns_the_count_and_a_time)
+GRADED_TEST(racy_count, the_whole_program_returns_the_count_and_a_time)
 {
     float elapsed_ms = -1.0f;
     unsigned long long count = lab1_count_program(1, 1, &elapsed_ms);
@@ -155,7 +155,7 @@ Test(racy_count, the_whole_program_returns_the_count_and_a_time)
 
 /* ---- Speed --------------------------------------------------------------------------- */
 
-Test(speed, racy_count, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
+GRADED_TEST(speed, racy_count, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
 {
     /* Lab 1 has no previous lab: its table shows the time and the updates lost, beside the
      * reference's. */
@@ -167,7 +167,7 @@ Test(speed, racy_count, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT
 }
 
 /* Lab 1 is about the race: an atomic would hide it. */
-Test(technique, the_count_races, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(technique, the_count_races, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
         {"(RED|ATOM)[GS]?\\.", false,

@@ -18,12 +18,12 @@ _Static_assert(_Generic(&lab2_launch_atomic_count, count_launcher *: 1, default:
 
 TestSuite(atomic_count, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S);
 
-Test(atomic_count, exact_for_every_launch_shape)
+GRADED_TEST(atomic_count, exact_for_every_launch_shape)
 {
     check_exact_counts("lab2_launch_atomic_count", lab2_launch_atomic_count);
 }
 
-Test(atomic_count, small_launches)
+GRADED_TEST(atomic_count, small_launches)
 {
     check_small_counts("lab2_launch_atomic_count", lab2_launch_atomic_count);
 }
@@ -78,12 +78,12 @@ static void check_cas_sum(unsigned int count)
 
 TestSuite(cas_float_sum, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S);
 
-Test(cas_float_sum, no_values) { check_cas_sum(0); }
-Test(cas_float_sum, one_value) { check_cas_sum(1); }
-Test(cas_float_sum, values_1000) { check_cas_sum(1000); }
-Test(cas_float_sum, values_65537) { check_cas_sum(65537); }
+GRADED_TEST(cas_float_sum, no_values) { check_cas_sum(0); }
+GRADED_TEST(cas_float_sum, one_value) { check_cas_sum(1); }
+GRADED_TEST(cas_float_sum, values_1000) { check_cas_sum(1000); }
+GRADED_TEST(cas_float_sum, values_65537) { check_cas_sum(65537); }
 
-Test(speed, atomic_count, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
+GRADED_TEST(speed, atomic_count, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
 {
     const struct count_contender contenders[] = {
         {"yours (atomicAdd)", lab2_launch_atomic_count, COUNT_EXACT},
@@ -94,7 +94,7 @@ Test(speed, atomic_count, .init = require_gpu_and_timing, .timeout = SPEED_TIMEO
 }
 
 /* Lab 2 is about atomics: atomicAdd on global memory, and a float addition built on atomicCAS. */
-Test(technique, atomics_are_used, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(technique, atomics_are_used, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
         {"(RED|ATOM)G?\\.[A-Z0-9.]*ADD", true,

@@ -12,18 +12,18 @@
 _Static_assert(_Generic(&lab3_launch_shared_count, count_launcher *: 1, default: 0),
                "lab3_launch_shared_count must keep the count_launcher shape of the contract");
 
-Test(shared_count, exact_for_every_launch_shape, .init = require_gpu,
+GRADED_TEST(shared_count, exact_for_every_launch_shape, .init = require_gpu,
      .timeout = CORRECTNESS_TIMEOUT_S)
 {
     check_exact_counts("lab3_launch_shared_count", lab3_launch_shared_count);
 }
 
-Test(shared_count, small_launches, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(shared_count, small_launches, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     check_small_counts("lab3_launch_shared_count", lab3_launch_shared_count);
 }
 
-Test(speed, shared_count, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
+GRADED_TEST(speed, shared_count, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
 {
     const struct count_contender contenders[] = {
         {"yours (shared counter)", lab3_launch_shared_count, COUNT_EXACT},
@@ -34,7 +34,7 @@ Test(speed, shared_count, .init = require_gpu_and_timing, .timeout = SPEED_TIMEO
 }
 
 /* Lab 3 is about counting in shared memory first. */
-Test(technique, shared_memory_atomics_are_used, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(technique, shared_memory_atomics_are_used, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
         {"ATOMS\\.", true,

@@ -20,12 +20,12 @@ HISTOGRAM_TEXT_CASES(SEQUENTIAL_TEST)
     HISTOGRAM_TEST(atomic, lab4_histogram_atomic, name, source, kind, length, offset)
 HISTOGRAM_TEXT_CASES(ATOMIC_TEST)
 
-Test(atomic, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(atomic, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     check_histogram_past_4gib("lab4_histogram_atomic", lab4_histogram_atomic);
 }
 
-Test(speed, atomic_against_the_cpu, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
+GRADED_TEST(speed, atomic_against_the_cpu, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
 {
     /* Lab 3 counts rather than histograms, so lab 4's baseline is the sequential histogram on
      * this machine's CPU, timed in the same run. */
@@ -43,7 +43,7 @@ Test(speed, atomic_against_the_cpu, .init = require_gpu_and_timing, .timeout = S
 }
 
 /* Lab 4's GPU histogram is the one built on global atomics. */
-Test(technique, global_atomics_are_used, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(technique, global_atomics_are_used, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
         {"(RED|ATOM)G?\\.[A-Z0-9.]*ADD", true,

@@ -22,17 +22,17 @@ HISTOGRAM_TEXT_CASES(GLOBAL_TEST)
                    offset)
 HISTOGRAM_TEXT_CASES(SHARED_TEST)
 
-Test(private_global, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(private_global, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     check_histogram_past_4gib("lab5_histogram_private_global", lab5_histogram_private_global);
 }
 
-Test(private_shared, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(private_shared, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     check_histogram_past_4gib("lab5_histogram_private_shared", lab5_histogram_private_shared);
 }
 
-Test(speed, privatized_against_lab4, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
+GRADED_TEST(speed, privatized_against_lab4, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
 {
     const struct contender contenders[] = {
         {.label = "yours (private global)", .function = lab5_histogram_private_global},
@@ -49,7 +49,7 @@ Test(speed, privatized_against_lab4, .init = require_gpu_and_timing, .timeout = 
 }
 
 /* Lab 5 privatizes: copies of the bins in shared memory, merged with global atomics. */
-Test(technique, private_bins_in_shared_memory, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(technique, private_bins_in_shared_memory, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
         {"ATOMS\\.", true,

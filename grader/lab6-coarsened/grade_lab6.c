@@ -53,17 +53,17 @@ HISTOGRAM_TEXT_CASES(INTERLEAVED_3_TEST)
     HISTOGRAM_TEST(interleaved_as_chosen, interleaved_as_chosen, name, source, kind, length, offset)
 HISTOGRAM_TEXT_CASES(INTERLEAVED_CHOSEN_TEST)
 
-Test(contiguous_as_chosen, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(contiguous_as_chosen, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     check_histogram_past_4gib("lab6_histogram_contiguous", contiguous_as_chosen);
 }
 
-Test(interleaved_as_chosen, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(interleaved_as_chosen, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     check_histogram_past_4gib("lab6_histogram_interleaved", interleaved_as_chosen);
 }
 
-Test(choices, are_launchable, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(choices, are_launchable, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     unsigned int chars_per_thread = lab6_chosen_chars_per_thread();
     cr_expect(chars_per_thread >= 1, "lab6_chosen_chars_per_thread() returned 0: a thread must "
@@ -86,7 +86,7 @@ static struct contender parameterized(void (*function)(const char *, uint64_t,
     return c;
 }
 
-Test(speed, coarsened_against_lab5, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
+GRADED_TEST(speed, coarsened_against_lab5, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
 {
     int sms = gpu_multiprocessors();
     const struct contender contenders[] = {
@@ -111,7 +111,7 @@ Test(speed, coarsened_against_lab5, .init = require_gpu_and_timing, .timeout = S
     report_histogram_speed(contenders, 5, tables, 2);
 }
 
-Test(speed, sweep_of_the_parameters, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
+GRADED_TEST(speed, sweep_of_the_parameters, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
 {
     int sms = gpu_multiprocessors();
     static const unsigned int chars_per_thread[] = {1, 4, 16, 32, 64, 256, 1024};
@@ -134,7 +134,7 @@ Test(speed, sweep_of_the_parameters, .init = require_gpu_and_timing, .timeout = 
 }
 
 /* Lab 6 coarsens lab 5's shared-memory kernel. */
-Test(technique, private_bins_in_shared_memory, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(technique, private_bins_in_shared_memory, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
         {"ATOMS\\.", true,

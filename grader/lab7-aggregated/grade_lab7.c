@@ -37,17 +37,17 @@ HISTOGRAM_TEXT_CASES(AGGREGATED_TEST)
                    length, offset)
 HISTOGRAM_TEXT_CASES(GLOBAL_AGGREGATED_TEST)
 
-Test(aggregated, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(aggregated, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     check_histogram_past_4gib("lab7_histogram_aggregated", lab7_histogram_aggregated);
 }
 
-Test(global_aggregated, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(global_aggregated, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     check_histogram_past_4gib("lab7_histogram_global_aggregated", lab7_histogram_global_aggregated);
 }
 
-Test(speed, aggregated_against_their_baselines, .init = require_gpu_and_timing,
+GRADED_TEST(speed, aggregated_against_their_baselines, .init = require_gpu_and_timing,
      .timeout = SPEED_TIMEOUT_S)
 {
     const struct contender contenders[] = {
@@ -76,7 +76,7 @@ Test(speed, aggregated_against_their_baselines, .init = require_gpu_and_timing,
 }
 
 /* Lab 7 adds a run's length with one atomic: an add of a variable, not an increment by 1. */
-Test(technique, runs_are_added_whole, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(technique, runs_are_added_whole, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
         {"ATOMS\\.ADD", true,

@@ -18,7 +18,7 @@ _Static_assert(_Generic(&lab8_histogram, histogram_function *: 1, default: 0),
     HISTOGRAM_TEST(challenge, lab8_histogram, name, source, kind, length, offset)
 HISTOGRAM_TEXT_CASES(CHALLENGE_TEST)
 
-Test(challenge, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(challenge, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     check_histogram_past_4gib("lab8_histogram", lab8_histogram);
 }
@@ -36,7 +36,7 @@ static void run_cub(void *cub, const char *d_text, uint64_t length,
     cub_histogram_run(cub, d_text, length, d_histogram);
 }
 
-Test(speed, share_of_the_memory_bandwidth, .init = require_gpu_and_timing,
+GRADED_TEST(speed, share_of_the_memory_bandwidth, .init = require_gpu_and_timing,
      .timeout = SPEED_TIMEOUT_S)
 {
     struct grading_options options = grading_options();
@@ -65,7 +65,7 @@ Test(speed, share_of_the_memory_bandwidth, .init = require_gpu_and_timing,
 }
 
 /* Lab 8 reads 16 bytes a load. */
-Test(technique, wide_loads, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(technique, wide_loads, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
         {"LDG\\.[A-Z0-9.]*128", true,

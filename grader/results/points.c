@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <fnmatch.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@ static bool parse_positive(const char *text, double *value)
 {
     char *end = NULL;
     *value = strtod(text, &end);
-    return end != text && *end == '\0' && *value >= 0;
+    return end != text && *end == '\0' && isfinite(*value) && *value >= 0;
 }
 
 static bool is_lab_name(const char *name)

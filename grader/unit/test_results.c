@@ -1,0 +1,321 @@
+/* The results model and its reports, and the points configuration: what instructors trust. */
+#define _POSIX_C_SOURCE 200809L
+#include "points.h"
+#include "model.h"
+#include "records.h"
+#include "reports.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const sample_config =
+    "# a course\n"
+    "*    test speed/*        0\n"
+    "lab5 test private_shared/* 2   # the point of the lab\n"
+    "*    test *              1\n"
+    "\n"
+    "lab5 performance 20 1.2\n";
+
+Test(points_config, first_matching_rule_decides)
+{
+    static struct points_config config;
+    char error[256] = "";
+    cr_assert_eq(points_config_parse(sample_config, &config, error, sizeof error), 0, "%s", error);
+    cr_expect_eq(config.count, 4);
+    cr_expect_float_eq(points_for_test(&config, "lab5", "private_shared/bytes_257"), 2.0, 1e-12);
+    cr_expect_float_eq(points_for_test(&config, "lab5", "private_global/bytes_257"), 1.0, 1e-12);
+    cr_expect_float_eq(points_for_test(&config, "lab5", "speed/shared_against_lab4"), 0.0, 1e-12);
+    cr_expect_float_eq(points_for_test(&config, "lab4", "private_shared/x"), 1.0, 1e-12,
+                       "a lab5 rule does not apply to lab4");
+    double points = 0, full_at = 0;
+    cr_expect(performance_rule(&config, "lab5", &points, &full_at));
+    cr_expect(points == 20 && full_at == 1.2);
+    cr_expect_not(performance_rule(&config, "lab4", &points, &full_at));
+}
+
+Test(points_config, says_which_line_is_wrong)
+{
+    static struct points_config config;
+    char error[256] = "";
+    const char *misspelled = "lab5 test * 1\nlab5 tset * 1\n";
+    cr_expect_eq(points_config_parse(misspelled, &config, error, sizeof error), -1);
+    cr_expect(strstr(error, "line 2:") != NULL, "got: %s", error);
+    cr_expect_eq(points_config_parse("lab5 test * -1\n", &config, error, sizeof error), -1);
+    cr_expect_eq(points_config_parse("lab5 performance 10 0\n", &config, error, sizeof error), -1);
+    cr_expect_eq(points_config_parse("lab5 test * inf\n", &config, error, sizeof error), -1,
+                 "infinite points would write \"score\": inf, which is no JSON");
+    cr_expect_eq(points_config_parse("lab5 test * nan\n", &config, error, sizeof error), -1);
+    cr_expect_eq(points_config_parse("fivelab test * 1\n", &config, error, sizeof error), -1);
+    cr_expect(strstr(error, "expected a lab") != NULL, "got: %s", error);
+    cr_expect_eq(points_config_parse("lab5 test * 1 extra\n", &config, error, sizeof error), -1);
+    cr_expect_eq(points_config_parse("# only comments\n\n", &config, error, sizeof error), 0);
+    cr_expect_eq(config.count, 0);
+}
+
+Test(points_config, the_shipped_default_parses)
+{
+    FILE *in = fopen("grader/points.conf", "r");
+    cr_assert(in, "grader/points.conf is missing");
+    static char text[16384];
+    size_t length = fread(text, 1, sizeof text - 1, in);
+    fclose(in);
+    text[length] = '\0';
+    static struct points_config config;
+    char error[256] = "";
+    cr_expect_eq(points_config_parse(text, &config, error, sizeof error), 0, "%s", error);
+    /* Every lab of the tree, whatever their number: a lab added later needs no edit here. */
+    DIR *labs = opendir("labs");
+    cr_assert(labs, "no labs/ folder");
+    int count = 0;
+    for (struct dirent *entry; (entry = readdir(labs));) {
+        char name[16];
+        if (sscanf(entry->d_name, "lab%15[0-9]", name + 3) != 1)
+            continue;
+        memcpy(name, "lab", 3);
+        double points, full_at;
+        cr_expect(performance_rule(&config, name, &points, &full_at), "no speed rule for %s", name);
+        count++;
+    }
+    closedir(labs);
+    cr_expect_geq(count, 8);
+}
+
+Test(performance_points, full_then_proportionally_less)
+{
+    cr_expect_float_eq(performance_points(20, 1.2, 0.5), 20.0, 1e-12);
+    cr_expect_float_eq(performance_points(20, 1.2, 1.2), 20.0, 1e-12);
+    cr_expect_float_eq(performance_points(20, 1.2, 2.4), 10.0, 1e-12);
+    cr_expect_float_eq(performance_points(20, 1.2, 0.0), 0.0, 1e-12);
+}
+
+/* A record file as the runner and the test processes write it. */
+static char *record_text(const char *const lines[][4], int count)
+{
+    char path[] = "/tmp/records-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    for (int l = 0; l < count; l++) {
+        int fields = 0;
+        while (fields < 2 && lines[l][2 + fields])
+            fields++;
+        for (int k = 0; k < RECORD_KIND_COUNT; k++)
+            if (strcmp(lines[l][0], record_kind_name((enum record_kind)k)) == 0)
+                cr_assert(record_append_to(path, (enum record_kind)k, lines[l][1], fields,
+                                           &lines[l][2]));
+    }
+    FILE *in = fopen(path, "r");
+    static char text[65536];
+    size_t length = fread(text, 1, sizeof text - 1, in);
+    text[length] = '\0';
+    fclose(in);
+    unlink(path);
+    return text;
+}
+
+static struct points_config *lab5_points(void)
+{
+    static struct points_config config;
+    char error[256];
+    cr_assert_eq(points_config_parse(sample_config, &config, error, sizeof error), 0);
+    return &config;
+}
+
+static void decide(struct grading *grading, const char *text, const char *build_output)
+{
+    struct grading_setup setup = {.lab = "lab5-privatized", .points = lab5_points(),
+                                  .build_output = build_output,
+                                  .strip_paths = {"/home/kit/", NULL}};
+    char error[256] = "";
+    cr_assert_eq(grading_decide(&setup, text, grading, error, sizeof error), 0, "%s", error);
+}
+
+static const struct graded_test *find(const struct grading *grading, const char *name)
+{
+    for (int t = 0; t < grading->count; t++)
+        if (strcmp(grading->tests[t].name, name) == 0)
+            return &grading->tests[t];
+    cr_assert_fail("no test %s", name);
+    return NULL;
+}
+
+Test(records, fields_with_tabs_newlines_and_backslashes_come_back_whole)
+{
+    const char *lines[][4] = {{"message", "s/t", "a\tb\nc\\d \\n", NULL}};
+    const char *text = record_text(lines, 1);
+    cr_expect_str_eq(text, "message\ts/t\ta\\tb\\nc\\\\d \\\\n\n");
+    struct record record;
+    char error[64];
+    cr_assert(record_parse(text, strlen(text) - 1, &record, error, sizeof error));
+    cr_expect_eq(record.kind, RECORD_MESSAGE);
+    cr_expect_str_eq(record.fields[1], "a\tb\nc\\d \\n");
+    record_free(&record);
+    cr_expect_not(record_parse("nonsense\ts/t", 12, &record, error, sizeof error));
+    cr_expect_not(record_parse("end", 3, &record, error, sizeof error));
+}
+
+Test(grading, a_pass_needs_the_end_of_the_test)
+{
+    const char *lines[][4] = {
+        {"listed", "private_shared/bytes_257", NULL, NULL},
+        {"listed", "private_shared/one_letter", NULL, NULL},
+        {"outcome", "private_shared/bytes_257", "passed", "0"},
+        {"end", "private_shared/bytes_257", NULL, NULL},
+        /* Criterion saw exit status 0, but the body never reached its end: exit(0) */
+        {"outcome", "private_shared/one_letter", "passed", "0"},
+    };
+    static struct grading grading;
+    decide(&grading, record_text(lines, 5), NULL);
+    cr_expect_eq(find(&grading, "private_shared/bytes_257")->state, STATE_PASSED);
+    const struct graded_test *early = find(&grading, "private_shared/one_letter");
+    cr_expect_eq(early->state, STATE_FAILED);
+    cr_expect_eq(early->cause, CAUSE_ENDED_EARLY);
+    cr_expect_eq(grading.verdict, VERDICT_FAILED);
+    cr_expect_eq(grading.exit_code, 1);
+    grading_free(&grading);
+}
+
+Test(grading, crashes_hangs_and_cuda_errors_are_named)
+{
+    const char *lines[][4] = {
+        {"outcome", "a/crash", "crashed", "11"},
+        {"outcome", "a/hang", "timed-out", ""},
+        {"cuda-error", "a/cuda", "lab5.cu:12: cudaMalloc failed: out of memory", NULL},
+        {"outcome", "a/cuda", "exited", "1"},
+        {"outcome", "a/exit", "exited", "3"},
+    };
+    static struct grading grading;
+    decide(&grading, record_text(lines, 5), NULL);
+    cr_expect_eq(find(&grading, "a/crash")->cause, CAUSE_CRASHED);
+    cr_expect(strstr(find(&grading, "a/crash")->output, "signal 11") != NULL);
+    cr_expect_eq(find(&grading, "a/hang")->cause, CAUSE_TIMED_OUT);
+    cr_expect_eq(find(&grading, "a/cuda")->cause, CAUSE_CUDA_ERROR);
+    cr_expect(strstr(find(&grading, "a/cuda")->output, "cudaMalloc failed") != NULL);
+    cr_expect_eq(find(&grading, "a/exit")->cause, CAUSE_EXITED);
+    cr_expect_eq(grading.failed, 4);
+    grading_free(&grading);
+}
+
+Test(grading, no_gpu_keeps_the_maximum_and_is_no_pass)
+{
+    const char *lines[][4] = {
+        {"listed", "private_shared/bytes_257", NULL, NULL},
+        {"listed", "technique/uses_shared", NULL, NULL},
+        {"listed", "private_shared/your_input_file", NULL, NULL},
+        {"needs-gpu", "private_shared/bytes_257", "no CUDA GPU", NULL},
+        {"outcome", "private_shared/bytes_257", "skipped", ""},
+        {"outcome", "technique/uses_shared", "passed", ""},
+        {"end", "technique/uses_shared", NULL, NULL},
+        {"not-asked", "private_shared/your_input_file", "no --input FILE given", NULL},
+        {"outcome", "private_shared/your_input_file", "skipped", ""},
+    };
+    static struct grading grading;
+    decide(&grading, record_text(lines, 9), NULL);
+    cr_expect_eq(grading.verdict, VERDICT_NOT_GRADED_ON_GPU);
+    cr_expect_eq(grading.exit_code, 3);
+    /* the maximum: the build (0 under "*" ... 1), both tests that could run or could not, and
+       the speed; the optional --input test is not asked for and stays out */
+    cr_expect_float_eq(grading.max_score, 1 + 2 + 1 + 20, 1e-9, "got %f", grading.max_score);
+    cr_expect_float_eq(grading.score, 1 + 1, 1e-9, "got %f", grading.score);
+    cr_expect_float_eq(grading.speed_points, 0, 1e-12);
+    grading_free(&grading);
+}
+
+Test(grading, a_machine_that_cannot_run_a_test_is_broken_not_lenient)
+{
+    const char *lines[][4] = {
+        {"outcome", "private_shared/bytes_257", "passed", ""},
+        {"end", "private_shared/bytes_257", NULL, NULL},
+        {"machine", "technique/uses_shared", "cuobjdump is not installed here", NULL},
+        {"outcome", "technique/uses_shared", "skipped", ""},
+    };
+    static struct grading grading;
+    decide(&grading, record_text(lines, 4), NULL);
+    cr_expect_eq(grading.verdict, VERDICT_MACHINE_BROKEN);
+    cr_expect_eq(grading.exit_code, 4);
+    cr_expect_float_eq(grading.max_score, 1 + 2 + 1 + 20, 1e-9, "the technique test stays in the maximum");
+    grading_free(&grading);
+}
+
+Test(grading, speed_points_from_the_geometric_mean_of_the_ratios)
+{
+    const char *lines[][4] = {
+        {"outcome", "speed/x", "passed", ""},
+        {"end", "speed/x", NULL, NULL},
+        {"speed", "speed/x", "a", NULL},
+    };
+    static struct grading grading;
+    char *text = record_text(lines, 2);
+    /* two inputs: 2x and 0.5x the reference's time: the geometric mean is 1x */
+    strcat(text, "speed\tspeed/x\ttext one\t2.0\t1.0\nspeed\tspeed/x\ttext two\t1.0\t2.0\n");
+    decide(&grading, text, NULL);
+    cr_expect_float_eq(grading.time_ratio, 1.0, 1e-9);
+    cr_expect_float_eq(grading.speed_points, 20, 1e-9);
+    cr_expect_eq(grading.verdict, VERDICT_PASSED);
+    grading_free(&grading);
+}
+
+Test(grading, a_failed_build_lists_every_test_and_keeps_the_maximum)
+{
+    const char *lines[][4] = {
+        {"listed", "private_shared/bytes_257", NULL, NULL},
+        {"listed", "technique/uses_shared", NULL, NULL},
+    };
+    static struct grading grading;
+    decide(&grading, record_text(lines, 2),
+           "/home/kit/labs/lab5-privatized/lab5.cu(12): warning: unused\n"
+           "/home/kit/labs/lab5-privatized/lab5.cu(14): error: identifier \"retrun\" is undefined\n");
+    cr_expect_eq(grading.verdict, VERDICT_DOES_NOT_COMPILE);
+    cr_expect_eq(grading.exit_code, 1);
+    const struct graded_test *build = find(&grading, "build/compiles");
+    cr_expect_eq(build->state, STATE_FAILED);
+    cr_expect(strstr(build->output, "/home/kit") == NULL, "paths stripped: %s", build->output);
+    cr_expect_str_eq(grading.problems[0], "labs/lab5-privatized/lab5.cu(14): error: identifier \"retrun\" is undefined");
+    cr_expect_eq(find(&grading, "technique/uses_shared")->not_run, NOT_RUN_NOT_BUILT);
+    cr_expect_float_eq(grading.max_score, 1 + 2 + 1 + 20, 1e-9);
+    cr_expect_float_eq(grading.score, 0, 1e-9);
+    grading_free(&grading);
+}
+
+Test(grading, nothing_run_is_no_pass)
+{
+    const char *lines[][4] = {{"listed", "private_shared/bytes_257", NULL, NULL}};
+    static struct grading grading;
+    /* a --filter that matched nothing: the command line's fault */
+    struct grading_setup setup = {.lab = "lab5-privatized", .points = lab5_points(), .filter = "x/*"};
+    char error[256] = "";
+    cr_assert_eq(grading_decide(&setup, record_text(lines, 1), &grading, error, sizeof error), 0);
+    cr_expect_eq(grading.verdict, VERDICT_NO_TEST_RAN);
+    cr_expect_eq(grading.exit_code, 2);
+    grading_free(&grading);
+    /* no filter, and a listed test without an outcome: the runner stopped; never a pass */
+    decide(&grading, record_text(lines, 1), NULL);
+    cr_expect_eq(grading.verdict, VERDICT_MACHINE_BROKEN);
+    cr_expect_eq(grading.exit_code, 4);
+    grading_free(&grading);
+}
+
+Test(reports, json_strings_are_always_valid)
+{
+    char *json = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&json, &size);
+    write_json_string(out, "a \"q\" \\ \n\t\x01 \xC3\xA9 \xFF\xC3 end");
+    fclose(out);
+    cr_expect_str_eq(json, "\"a \\\"q\\\" \\\\ \\n\\t\\u0001 \xC3\xA9 \\ufffd\\ufffd end\"");
+    free(json);
+}
+
+Test(reports, xml_text_is_always_well_formed)
+{
+    char *xml = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&xml, &size);
+    write_xml_text(out, "<a href=\"x\">&</a>\x01\xFF\n");
+    fclose(out);
+    cr_expect_str_eq(xml, "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;??&#10;");
+    free(xml);
+}
