@@ -160,9 +160,14 @@ build/unit/unit-tests: $(UNIT_OBJECTS) $(COMMON_OBJECTS) $(HARNESS_OBJECTS) buil
 # One lab built from one source file into build/<role>/<lab>: the student's (labs/), the
 # solution (solutions/) or a variant of the solution (grader/variants/). $(1): lab, $(2): role, $(3): the .cu file.
 define LAB_RULES
-build/$(2)/$(1)/$(call short,$(1)).o: $(3) build/flags
+build/$(2)/$(1)/$(call short,$(1)).o: $(3) build/flags grader/check-submission.sh grader/allowed-symbols.txt \
+                                      grader/allowed-sections.txt
 	@mkdir -p $$(@D)
-	$$(NVCC) $(if $(findstring variant/,$(2)),$$(VARIANT_NVCCFLAGS),$$(NVCCFLAGS)) -Ilabs/$(1) -c $$< -o $$@
+	@bash grader/check-submission.sh includes $$< -- \
+	  $$(NVCC) $(if $(findstring variant/,$(2)),$$(VARIANT_NVCCFLAGS),$$(NVCCFLAGS)) -Ilabs/$(1) $$<
+	CHECK_SUBMISSION_SOURCE=$$< $$(NVCC) $(if $(findstring variant/,$(2)),$$(VARIANT_NVCCFLAGS),$$(NVCCFLAGS)) \
+	  -Ilabs/$(1) -Xcompiler -wrapper,grader/check-submission.sh -c $$< -o $$@
+	@bash grader/check-submission.sh object $$@ $$< || { status=$$$$?; rm -f $$@; exit $$$$status; }
 
 build/$(2)/$(1)/demo.o: labs/$(1)/demo.c build/flags
 	@mkdir -p $$(@D)

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Writes a folder of lab 5 submissions as a class hands them in, for testing
-# ./grade lab5 --submissions: right ones, wrong ones, some that crash, hang, print megabytes or do
-# not compile, and folders without the file. Beside each folder's name, expected.tsv says the
-# verdict the class table must give it, and a word its problems must mention ("-": none).
+# ./grade-class lab5: right ones, wrong ones, some that crash, hang, print megabytes or do not
+# compile, folders without the file, odd names (a newline, '..', the same name in NFC and NFD,
+# 255 bytes), links where folders or files should be, and a submission whose C++ constructor
+# tries to read the solutions and rewrite another student's results. Beside each entry's name,
+# expected.tsv says the verdict the class table must give it, and a word its row must mention
+# ("-": none). A name with bytes outside printable ASCII is written with \n and \xNN escapes.
 #   grader/class-fixture.sh DIR
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=$1
+case "$out" in /*) ;; *) out=$PWD/$out ;; esac
+kit=$PWD
 rm -rf "$out"
 mkdir -p "$out/submissions"
 solution=solutions/lab5-privatized/lab5.cu
@@ -16,7 +21,14 @@ expected=$out/expected.tsv
 student() { # name verdict problem-word [file-content-from-stdin]
     mkdir -p "$out/submissions/$1"
     cat >"$out/submissions/$1/lab5.cu"
-    printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$expected"
+    expect "$1" "$2" "$3"
+}
+
+expect() { # name verdict problem-word: the name escaped where it is not printable ASCII
+    printf '%s\t%s\t%s\n' "$(printf '%s' "$1" | od -An -v -tu1 |
+        awk '{ for (i = 1; i <= NF; i++) { c = $i + 0
+                   if (c == 10) printf "\\n"; else if (c < 32 || c > 126 || c == 92) printf "\\x%02x", c
+                   else printf "%c", c } }')" "$2" "$3" >>"$expected"
 }
 
 student ada passed - <"$solution"
@@ -48,18 +60,97 @@ sed 's|atomicAdd(&histogram\[bin\], (unsigned long long)count);|atomicAdd(\&hist
     "$solution" | student wild-write failed "stopped by a CUDA error"
 # A kernel that never ends: every test times out, and the class run stops it.
 sed '/histogram_private_shared_kernel(const char/,/^}/s|    if (i < length) {|    for (;;) if (i < length) {|' \
-    "$solution" | student endless-loop hung "grading stopped"
-# Right, but it prints a line for every call: megabytes by the end.
+    "$solution" | student endless-loop "timed out" "grading stopped"
+# Right, but it prints a line for every call: megabytes by the end. Graded all the same; its
+# report.txt is cut at 1 MiB and its row says so.
 sed 's|^void lab5_histogram_private_shared(const char \*d_text, uint64_t length,$|#include <stdio.h>\n&|; /lab5_histogram_private_shared(const char/,/^}/s|^    if (length == 0)$|    for (int line = 0; line < 20000; line++)\n        printf("debugging line %d of many, to see the output cut\\n", line);\n&|' \
-    "$solution" | student chatty failed "more than 1 MB"
+    "$solution" | student chatty passed "cut at 1 MiB"
 echo 'this is not C' | student syntax-error "does not compile" error
 sed 's|^void lab5_histogram_private_shared(|void lab5_histogram_private_shared_misspelled(|' "$solution" |
     student missing-function "does not compile" -
 : | student empty-file "does not compile" -
-mkdir -p "$out/submissions/no-file" "$out/submissions/wrong-file-name"
-cp "$solution" "$out/submissions/wrong-file-name/lab5-final.cu"
-printf 'no-file\tno lab5.cu\t-\nwrong-file-name\tno lab5.cu\t-\n' >>"$expected"
-mkdir -p "$out/submissions/name with spaces"
-cp "$solution" "$out/submissions/name with spaces/lab5.cu"
-printf 'name_with_spaces\tpassed\t-\n' >>"$expected"
-echo "class fixture: $(wc -l <"$expected") submissions in $out/submissions"
+# Folders without a lab5.cu: empty, the file under another name, other files only.
+mkdir -p "$out/submissions/no-file" "$out/submissions/wrong-file-name" "$out/submissions/other-files"
+expect no-file "no file" empty
+cp "$solution" "$out/submissions/wrong-file-name/Lab5 final.cu"
+expect wrong-file-name "no file" "found Lab5 final.cu; rename it to lab5.cu"
+for name in a.txt b.txt c.cu d.cu notes README.md; do echo "$name" >"$out/submissions/other-files/$name"; done
+expect other-files "no file" "(and 1 more)"
+# Odd names: spaces; a newline and '..'; Zoë in NFC and in NFD (two students, two ids, and the
+# NFD one hands in a wrong file), Zoé; a name of 255 bytes (the most a file system takes).
+student "name with spaces" passed - <"$solution"
+student $'new\nline ..' passed - <"$solution"
+student $'Zo\xc3\xab' passed - <"$solution"
+sed 's|return (unsigned int)((length + threads_per_block - 1) / threads_per_block);|return (unsigned int)(length / threads_per_block);|' \
+    "$solution" | student $'Zoe\xcc\x88' failed failed:
+student $'Zo\xc3\xa9' passed - <"$solution"
+student "long-$(for i in $(seq 125); do printf '\xc3\xa9'; done)" passed - <"$solution"
+# Links: a student's folder that is a link to another's, a lab5.cu that is a link to the
+# reference solution (it would pass if followed), and a file where a folder should be.
+ln -s ada "$out/submissions/linked-to-ada"
+expect linked-to-ada "not a folder" "symbolic link"
+mkdir -p "$out/submissions/link-to-solution"
+ln -s "$kit/$solution" "$out/submissions/link-to-solution/lab5.cu"
+expect link-to-solution "no file" "symbolic link"
+echo "a file, not a folder" >"$out/submissions/notes.txt"
+expect notes.txt "not a folder" "a file"
+# Host code that runs before main: a C++ constructor that tries to read the solutions (from the
+# kit it is built in, and from this repository) and to rewrite another student's results and
+# submission wherever it can find them. The submission check refuses it at build time; were it
+# to run, the sandbox shows it none of these (grade-class's tests check that nothing changed).
+{ cat "$solution"; sed "s|@KIT@|$kit|g; s|@FIXTURE@|$out|g" <<'CONSTRUCTOR'
+
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+namespace {
+struct Thief {
+    Thief()
+    {
+        printf("constructor-thief: running before main\n");
+        const char *solutions[] = {"../../solutions/lab5-privatized/lab5.cu",
+                                   "../solutions/lab5-privatized/lab5.cu",
+                                   "solutions/lab5-privatized/lab5.cu",
+                                   "/kit/solutions/lab5-privatized/lab5.cu",
+                                   "@KIT@/solutions/lab5-privatized/lab5.cu",
+                                   "@KIT@/grader/variants/lab5-privatized/block-size-1000.sed"};
+        for (const char *path : solutions) {
+            FILE *in = fopen(path, "r");
+            char line[256];
+            if (in && fgets(line, sizeof line, in))
+                printf("STOLEN from %s: %s", path, line);
+            if (in)
+                fclose(in);
+        }
+        const char *folders[] = {"..", "../..", "/out", "/out/..", "@FIXTURE@/submissions",
+                                 "@FIXTURE@/class-out/students", "@KIT@/build/test/class-out/students",
+                                 "/tmp/class-out/students"};
+        for (const char *folder : folders) {
+            DIR *dir = opendir(folder);
+            struct dirent *entry;
+            while (dir && (entry = readdir(dir)))
+                if (strncmp(entry->d_name, "ada", 3) == 0)
+                    for (const char *name : {"line.json", "summary.json", "lab5.cu"}) {
+                        char path[4096];
+                        snprintf(path, sizeof path, "%s/%s/%s", folder, entry->d_name, name);
+                        FILE *out = fopen(path, "w");
+                        if (out) {
+                            fputs("{\"verdict\": \"passed\", \"forged\": true}\n", out);
+                            fclose(out);
+                            printf("FORGED %s\n", path);
+                        }
+                    }
+            if (dir)
+                closedir(dir);
+        }
+        FILE *mark = fopen("@FIXTURE@/written-by-a-constructor", "w");
+        if (mark) {
+            fputs("a submission's constructor wrote this outside its sandbox\n", mark);
+            fclose(mark);
+        }
+    }
+} thief;
+}
+CONSTRUCTOR
+} | student constructor-thief "does not compile" -
+echo "class fixture: $(wc -l <"$expected") roster entries in $out/submissions"

@@ -26,6 +26,9 @@
 #define POISON_BYTE 0xA5
 #define CHECK_RUNS 3
 #define SHIPPED_TEXT_NAME "jargon-file-4.4.7.txt"
+/* The fastest rate a histogram may show, as a share of the copy's bandwidth: lab 8's reference
+ * reaches 86-100% (docs/bench/), and a submission above this did not read the text. */
+#define MAX_PERCENT_OF_COPY 115
 
 static char *checked_malloc(uint64_t bytes)
 {
@@ -340,6 +343,27 @@ static void replace_one_byte(struct shared_input *shared)
     CUDA_CHECK(cudaMemcpy(shared->d_text + position, &replacement, 1, cudaMemcpyHostToDevice));
 }
 
+/* The device's default memory pool as the references expect it between their calls: keeping
+ * what is freed, with some memory in it. Code under test that empties the pool (a release
+ * threshold of 0, then a synchronisation) would otherwise make the next contender map fresh
+ * memory inside its timed region: lab 5's reference, slowed so, made a submission's ratio look
+ * 7% better than it was (grader/exploits/lab5-privatized/trims-the-references-memory-pool.cu). */
+static void restore_default_memory_pool(void)
+{
+    enum { WARM_BYTES = 64 << 20 };
+    int device = 0;
+    cudaMemPool_t pool;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+    uint64_t keep_everything = UINT64_MAX;
+    CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything));
+    void *warm = NULL;
+    CUDA_CHECK(cudaMallocAsync(&warm, WARM_BYTES, 0));
+    CUDA_CHECK(cudaFreeAsync(warm, 0));
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+/* Checks a contender's run, outside its timed region, and sets the stage for the next run. */
 static bool contender_result_is_right(void *context)
 {
     struct contender_run *run = context;
@@ -355,6 +379,7 @@ static bool contender_result_is_right(void *context)
         right = histograms_equal(got, run->shared->expected);
     }
     replace_one_byte(run->shared);
+    restore_default_memory_pool();
     return right;
 }
 
@@ -406,6 +431,18 @@ static void time_contenders(const struct contender *contenders, int count,
         CUDA_CHECK(cudaFree(runs[c].d_bins));
     }
     times->copy_ms = variants[count].time_ms;
+    /* Code that reads the whole text cannot beat the memory: a time well under the copy's is a
+     * result that was not computed (found in memory, say), whatever the histogram says. */
+    for (int c = 0; c < count; c++) {
+        double percent = percent_of_copy_bandwidth(input->length, times->contender_ms[c],
+                                                   input->length, times->copy_ms);
+        cr_expect(contenders[c].on_host || input->length < (1u << 20) ||
+                      percent <= MAX_PERCENT_OF_COPY,
+                  "%s read %s at %.0f%% of the bandwidth of a device-to-device copy timed in the "
+                  "same run: faster than the memory allows (at most %d%%). A histogram must read "
+                  "every byte of the text on every call.",
+                  contenders[c].label, input->name, percent, MAX_PERCENT_OF_COPY);
+    }
     free(runs);
     free(variants);
     CUDA_CHECK(cudaFree(shared.d_text));

@@ -53,6 +53,7 @@ struct text_case {
     GRADED_TEST(suite, test_name,                                                         \
                 .init = source == SOURCE_STUDENT_FILE ? require_input_file_and_gpu         \
                                                       : require_gpu,                       \
+                .description = source == SOURCE_STUDENT_FILE ? OPTIONAL_TEST : "",           \
                 .timeout = CORRECTNESS_TIMEOUT_S)                                         \
     {                                                                                     \
         const struct text_case text_case = {#test_name, source, kind, length, offset};   \
@@ -72,7 +73,8 @@ typedef void host_histogram_function(const char *text, uint64_t length,
 
 /* Like HISTOGRAM_TEST, for a CPU function: runs without a GPU. */
 #define HOST_HISTOGRAM_TEST(suite, function, test_name, source, kind, length, offset) \
-    GRADED_TEST(suite, test_name, .timeout = CORRECTNESS_TIMEOUT_S)                           \
+    GRADED_TEST(suite, test_name, .timeout = CORRECTNESS_TIMEOUT_S,                    \
+                .description = source == SOURCE_STUDENT_FILE ? OPTIONAL_TEST : "")     \
     {                                                                                  \
         const struct text_case text_case = {#test_name, source, kind, length, offset}; \
         check_host_histogram_function(#function, function, &text_case);         \

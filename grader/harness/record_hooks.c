@@ -51,7 +51,10 @@ ReportHook(PRE_ALL)(struct criterion_test_set *tests)
         FOREACH_SET(struct criterion_test *test, suite->tests) {
             char name[256];
             test_name(name, sizeof name, test);
-            record_append(RECORD_LISTED, name, 0, NULL);
+            const char *description = test->data ? test->data->description : NULL;
+            bool optional = description && strcmp(description, OPTIONAL_TEST) == 0;
+            const char *fields[] = {"optional"};
+            record_append(RECORD_LISTED, name, optional ? 1 : 0, fields);
         }
     }
 }

@@ -90,7 +90,7 @@ static struct graded_test *add_test(struct grading *grading, const char *name)
 struct test_evidence {
     const char *outcome; /* NULL: never ran */
     int outcome_detail;
-    bool reached_end, needs_gpu, not_asked, machine, cuda_error;
+    bool reached_end, needs_gpu, not_asked, machine, cuda_error, optional;
 };
 
 static void add_problem(struct grading *grading, const char *format, const char *a, const char *b)
@@ -176,7 +176,16 @@ static int read_records(struct grading *grading, const char *text, struct test_e
             snprintf(error, error_size, "the grading record, line %d: %s", line_number, why);
             return -1;
         }
-        struct graded_test *test = add_test(grading, record.fields[0]);
+        /* Only the grader's runner lists tests: a record about any other test is ignored,
+         * never a new test (nor points) of its own. */
+        struct graded_test *test = record.kind == RECORD_LISTED || find_test(grading, record.fields[0])
+                                       ? add_test(grading, record.fields[0])
+                                       : NULL;
+        if (!test) {
+            record_free(&record);
+            line += length + (line[length] ? 1 : 0);
+            continue;
+        }
         int index = (int)(test - grading->tests);
         if (grading->count > capacity) {
             capacity = grading->count * 2;
@@ -191,7 +200,7 @@ static int read_records(struct grading *grading, const char *text, struct test_e
         struct test_evidence *seen = &(*evidence)[index];
         const char *value = record.field_count > 1 ? record.fields[1] : "";
         switch (record.kind) {
-        case RECORD_LISTED: break;
+        case RECORD_LISTED: seen->optional = strcmp(value, "optional") == 0; break;
         case RECORD_OUTCOME:
             seen->outcome = strcmp(value, "passed") == 0    ? "passed"
                             : strcmp(value, "skipped") == 0 ? "skipped"
@@ -241,14 +250,18 @@ static int read_records(struct grading *grading, const char *text, struct test_e
 static void judge_test(struct graded_test *test, const struct test_evidence *seen,
                        bool filtered)
 {
+    if (!seen->outcome && filtered) {
+        test->state = STATE_NOT_RUN; /* left out by --filter */
+        test->not_run = NOT_RUN_FILTERED;
+        return;
+    }
     if (!seen->outcome) {
-        /* Left out by --filter; without one, the runner never gave the test's outcome, and
-         * the grading is not to be trusted. */
-        test->state = STATE_NOT_RUN;
-        test->not_run = filtered ? NOT_RUN_FILTERED : NOT_RUN_MACHINE;
-        if (!filtered)
-            append_line(&test->output, "no outcome was recorded for this test: the grader's "
-                                       "runner stopped before it ran");
+        /* Listed, never run: Criterion's runner stopped part way, which the code under test can
+         * cause (it runs beside the runner's socket). Never a pass, nor the machine's fault. */
+        test->state = STATE_FAILED;
+        test->cause = CAUSE_CRASHED;
+        append_line(&test->output, "no outcome: the grader's runner stopped before this test "
+                                   "ended, while the code under test was running");
         return;
     }
     if (strcmp(seen->outcome, "skipped") == 0) {
@@ -399,7 +412,10 @@ int grading_decide(const struct grading_setup *setup, const char *record_text,
     }
     for (int t = 1; t < grading->count; t++) {
         struct graded_test *test = &grading->tests[t];
-        if (setup->build_output || setup->no_file) {
+        if (evidence[t].optional && !evidence[t].outcome) {
+            test->state = STATE_NOT_RUN; /* asked for by nobody, or never built: not owed */
+            test->not_run = NOT_RUN_NOT_ASKED;
+        } else if (setup->build_output || setup->no_file) {
             test->state = STATE_NOT_RUN;
             test->not_run = NOT_RUN_NOT_BUILT;
             free(test->output);

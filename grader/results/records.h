@@ -19,7 +19,8 @@
 #include <stddef.h>
 
 enum record_kind {
-    RECORD_LISTED,     /* the test exists in the lab's grader */
+    RECORD_LISTED,     /* the test exists in the lab's grader; "optional" when it runs only if
+                          asked for (--input) */
     RECORD_OUTCOME,    /* Criterion's verdict: passed, failed, skipped, crashed <signal>,
                           timed-out, exited <status> */
     RECORD_MESSAGE,    /* a failed check's message, or the reason for a skip */

@@ -271,7 +271,13 @@ def part_exploits():
         expect = header(path, "expect")
         problem = header(path, "expect-problem")
         at_least = header(path, "expect-ratio-at-least")
-        timing = [] if expect == "passed-without-gain" else ["--no-timing"]
+        if expect == "known-limit":
+            # A trick the kit does not stop, said so in the file and in docs/instructors.md: a
+            # reminder in every run, not a pass.
+            tally.check(f"{lab} exploit {name}"[:64], "skip", "known limit: " + header(path, "known-limit"))
+            continue
+        timed = expect == "passed-without-gain" or header(path, "timing") == "needed"
+        timing = [] if timed else ["--no-timing"]
         status, summary, results, log = grade(short(lab), "--file", path, "--seed", "12345", *timing,
                                               name=f"{lab}-exploit-{name}")
         verdict = (summary or {}).get("verdict")

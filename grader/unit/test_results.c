@@ -102,6 +102,7 @@ static char *record_text(const char *const lines[][4], int count)
         int fields = 0;
         while (fields < 2 && lines[l][2 + fields])
             fields++;
+        cr_assert(record_append_to(path, RECORD_LISTED, lines[l][1], 0, NULL)); /* as the runner does */
         for (int k = 0; k < RECORD_KIND_COUNT; k++)
             if (strcmp(lines[l][0], record_kind_name((enum record_kind)k)) == 0)
                 cr_assert(record_append_to(path, (enum record_kind)k, lines[l][1], fields,
@@ -145,7 +146,7 @@ static const struct graded_test *find(const struct grading *grading, const char 
 Test(records, fields_with_tabs_newlines_and_backslashes_come_back_whole)
 {
     const char *lines[][4] = {{"message", "s/t", "a\tb\nc\\d \\n", NULL}};
-    const char *text = record_text(lines, 1);
+    const char *text = strstr(record_text(lines, 1), "message"); /* after its listing */
     cr_expect_str_eq(text, "message\ts/t\ta\\tb\\nc\\\\d \\\\n\n");
     struct record record;
     char error[64];
@@ -280,6 +281,17 @@ Test(grading, a_failed_build_lists_every_test_and_keeps_the_maximum)
     grading_free(&grading);
 }
 
+Test(grading, records_of_tests_never_listed_are_ignored)
+{
+    static struct grading grading;
+    /* forged: an outcome and an end for a test the grader does not have */
+    decide(&grading, "listed\ta/real\noutcome\ta/real\tpassed\t\t0\nend\ta/real\n"
+                     "outcome\ta/forged\tpassed\t\t0\nend\ta/forged\n", NULL);
+    cr_expect_eq(grading.count, 2, "build/compiles and a/real only");
+    cr_expect_float_eq(grading.max_score, 1 + 1 + 20, 1e-9);
+    grading_free(&grading);
+}
+
 Test(grading, nothing_run_is_no_pass)
 {
     const char *lines[][4] = {{"listed", "private_shared/bytes_257", NULL, NULL}};
@@ -293,8 +305,8 @@ Test(grading, nothing_run_is_no_pass)
     grading_free(&grading);
     /* no filter, and a listed test without an outcome: the runner stopped; never a pass */
     decide(&grading, record_text(lines, 1), NULL);
-    cr_expect_eq(grading.verdict, VERDICT_MACHINE_BROKEN);
-    cr_expect_eq(grading.exit_code, 4);
+    cr_expect_eq(grading.verdict, VERDICT_FAILED);
+    cr_expect_eq(find(&grading, "private_shared/bytes_257")->cause, CAUSE_CRASHED);
     grading_free(&grading);
 }
 

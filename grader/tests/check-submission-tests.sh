@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# The submission check's own tests (grader/check-submission.sh), on the CPU. Each source of
+# grader/tests/submission-check/ is compiled as a lab's labN.cu through the three stages the
+# Makefile runs (the includes check; the compile, with the check as gcc's -wrapper; the object
+# check), and its first lines say what must happen:
+#   // lab: lab8-challenge      the lab it is compiled as (default lab5-privatized)
+#   // expect STAGE: TEXT       the stage that rejects it (includes, compile, object) and a line
+#                               of the output holding TEXT (one line each); "// expect pass:" for
+#                               a source that every stage must accept
+#   // never: TEXT              TEXT must appear nowhere (the contents of a file it tried to read)
+# Every skeleton and solution must pass all three stages silently, the object check must say when
+# the machine lacks binutils, and the list must let through none of the grader's own functions.
+# One line a case, "pass" or "fail"; exits 1 when any case fails.
+#
+# NVCC, NVCCFLAGS (the kit's, for the architecture of the last build or CUDA_ARCH, else 90),
+# TEST_FILTER (a glob on the case names) and TEST_VERBOSE=1 (show what the check said under each
+# case) come from the environment when set.
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+NVCC=${NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
+arch=${CUDA_ARCH:-$(cat build/cuda-arch 2>/dev/null)}
+arch=${arch##* }
+arch=${arch:-90}
+read -r -a flags <<<"${NVCCFLAGS:--O3 -g -std=c++17 -Xcompiler -Wall,-Wextra -Icommon -gencode arch=compute_$arch,code=sm_$arch}"
+check=grader/check-submission.sh
+filter=${TEST_FILTER:-*}
+# The cases are built as ./grade --file builds a copy (build/file/<hash>/source/labN.cu), at the
+# same depth, so that a relative #include reaches what it would reach there.
+work=build/check-submission-tests
+rm -rf "$work"
+mkdir -p "$work"
+failures=0
+
+result() { # NAME OK [DETAIL...]
+    local name=$1 ok=$2
+    shift 2
+    if [ "$ok" = yes ]; then
+        printf '%-56s pass\n' "$name"
+    else
+        printf '%-56s fail\n' "$name"
+        failures=$((failures + 1))
+        [ $# -gt 0 ] && printf '    %s\n' "$@" | head -n 20
+    fi
+}
+
+# Runs the three stages on SOURCE (LAB's), as the Makefile does; sets stage (the one that
+# rejected it, or "pass"), status, output (everything printed) and said (what the check printed
+# at the stage that rejected it: the compiler's own warnings left out).
+stages() { # SOURCE LAB OBJECT
+    local source=$1 lab=$2 object=$3 said_now
+    stage=includes
+    said=$(bash "$check" includes "$source" -- "$NVCC" "${flags[@]}" -I"labs/$lab" "$source" 2>&1)
+    status=$?
+    output=$said
+    [ $status = 0 ] || return
+    stage=compile
+    said_now=$(CHECK_SUBMISSION_SOURCE=$source "$NVCC" "${flags[@]}" -I"labs/$lab" \
+        -Xcompiler -wrapper,"$check" -c "$source" -o "$object" 2>&1)
+    status=$?
+    output+=${said_now:+$'\n'}$said_now
+    said=$(grep -e 'which a lab may not' <<<"$said_now")
+    [ $status = 0 ] || return
+    stage=object
+    said=$(bash "$check" object "$object" "$source" 2>&1)
+    status=$?
+    output+=${said:+$'\n'}$said
+    [ $status = 0 ] || return
+    stage=pass
+}
+
+for case in grader/tests/submission-check/*.cu; do
+    name=submission-check/$(basename "$case" .cu)
+    # shellcheck disable=SC2053
+    [[ $name == $filter ]] || continue
+    lab=$(sed -n 's|^// lab: *||p' "$case" | head -n 1)
+    lab=${lab:-lab5-privatized}
+    short=${lab%%-*}
+    mkdir -p "$work/$(basename "$case" .cu)/source"
+    source=$work/$(basename "$case" .cu)/source/$short.cu
+    cp "$case" "$source"
+    stages "$source" "$lab" "${source%.cu}.o"
+    problems=()
+    expected=$(sed -n 's|^// expect \([a-z]*\):.*|\1|p' "$case" | sort -u)
+    if [ "$(printf '%s\n' "$expected" | wc -l)" != 1 ] || [ -z "$expected" ]; then
+        problems+=("the case says no one stage (// expect STAGE: TEXT)")
+    elif [ "$stage" != "$expected" ]; then
+        problems+=("expected the $expected stage to reject it; $stage (status $status)")
+    elif [ "$stage" != pass ] && [ "$status" != 1 ]; then
+        problems+=("the $stage stage exited $status, not 1")
+    fi
+    while IFS= read -r text; do
+        [ -z "$text" ] || grep -q -F -- "$text" <<<"$output" || problems+=("no line has: $text")
+    done < <(sed -n 's|^// expect [a-z]*: *||p' "$case")
+    while IFS= read -r text; do
+        grep -q -F -- "$text" <<<"$output" && problems+=("the output shows: $text")
+    done < <(sed -n 's|^// never: *||p' "$case")
+    # Every line the check printed names the source first (but the preprocessor's errors).
+    if [ "$stage" != pass ]; then
+        while IFS= read -r line; do
+            case $line in "$source: "* | *": error: "* | *": fatal error: "*) ;;
+            *) problems+=("a line does not start with the source: $line") ;;
+            esac
+        done <<<"$said"
+    fi
+    if [ ${#problems[@]} = 0 ]; then
+        result "$name" yes
+        [ -z "${TEST_VERBOSE:-}" ] || [ -z "$said" ] || printf '    %s\n' "$stage: ${said//$'\n'/$'\n'    $stage: }"
+    else
+        readarray -t shown <<<"$output"
+        result "$name" no "${problems[@]}" "output:" "${shown[@]/#/  }"
+    fi
+done
+
+# Every skeleton and every solution passes all three stages, silently.
+for source in labs/*/lab[0-9]*.cu solutions/*/lab[0-9]*.cu; do
+    name=clean/${source%.cu}
+    [[ $name == $filter ]] || continue
+    lab=$(basename "$(dirname "$source")")
+    mkdir -p "$work/clean/$(dirname "$source")"
+    stages "$source" "$lab" "$work/clean/${source%.cu}.o"
+    # The compile's own warnings are the skeleton's (unused variables): only the check's count.
+    if [ "$stage" = pass ] && [ -z "$said" ]; then
+        result "$name" yes
+    else
+        readarray -t shown <<<"$output"
+        result "$name" no "rejected at the $stage stage:" "${shown[@]/#/  }"
+    fi
+done
+
+# A machine without binutils: exit 4 and one line saying so, not the student's fault.
+name=machine/object-check-without-nm
+if [[ $name == $filter ]]; then
+    object=$work/clean/solutions/lab1-race/lab1.o
+    mkdir -p "$(dirname "$object")"
+    "$NVCC" "${flags[@]}" -Ilabs/lab1-race -c solutions/lab1-race/lab1.cu -o "$object" >/dev/null 2>&1
+    output=$(NM=/nonexistent/nm bash "$check" object "$object" solutions/lab1-race/lab1.cu 2>&1)
+    status=$?
+    if [ $status = 4 ] && [ "$(printf '%s\n' "$output" | wc -l)" = 1 ] &&
+        grep -q 'grading machine is broken: /nonexistent/nm is missing' <<<"$output"; then
+        result "$name" yes
+    else
+        result "$name" no "status $status, output: $output"
+    fi
+fi
+
+# The list lets through none of the grader's own functions (but cuda_check): the harness, the
+# results, the kit's common code, the references.
+name=allowlist/none-of-the-graders-functions
+if [[ $name == $filter ]]; then
+    objects=(build/harness/*.o build/results/records.o build/common/*.o build/reference/*.o)
+    if [ ! -f "${objects[0]}" ]; then
+        result "$name" no "build the kit first (make CUDA_ARCH=$arch all): no build/harness/*.o"
+    else
+        allow=() deny=()
+        while IFS= read -r line; do
+            line=${line%%#*}
+            set -f; set -- $line; set +f
+            [ $# -gt 0 ] || continue
+            case $1 in !*) deny+=("${1#!}") ;; *) allow+=("$1") ;; esac
+        done <grader/allowed-symbols.txt
+        admitted=$(nm --defined-only --extern-only -P "${objects[@]}" 2>/dev/null |
+            awk 'NF >= 2 && $1 !~ /:$/ { print $1 }' | sort -u | while read -r symbol; do
+                for pattern in "${deny[@]}"; do case $symbol in $pattern) continue 2 ;; esac; done
+                for pattern in "${allow[@]}"; do case $symbol in $pattern) echo "$symbol"; break ;; esac; done
+            done | grep -v -x -e cuda_check -e 'DW.ref.__gxx_personality_v0')
+        if [ -z "$admitted" ]; then result "$name" yes
+        else result "$name" no "the list admits: $(echo $admitted)"; fi
+    fi
+fi
+
+[ $failures = 0 ] || { echo "$failures case(s) failed"; exit 1; }
