@@ -116,15 +116,17 @@ static void first_line(char *out, size_t size, const char *text)
     out[length] = '\0';
 }
 
-/* The build's output without the kit's and the submission's paths, at most
+/* The build's output without the kit's and the submission's paths and without the compiler's
+ * warnings (with 5 architectures each comes 5 times and buries the error), at most
  * BUILD_OUTPUT_LINES lines; and the line to show in the class table: the first error. */
 static char *cleaned_build_output(const struct grading_setup *setup, char *first_error,
                                   size_t first_error_size)
 {
     char *cleaned = copy_text("");
     int lines = 0;
+    bool in_warning = false;
     first_error[0] = '\0';
-    for (const char *line = setup->build_output; *line && lines < BUILD_OUTPUT_LINES;) {
+    for (const char *line = setup->build_output; *line;) {
         size_t length = strcspn(line, "\n");
         char *copy = malloc(length + 1);
         if (!copy)
@@ -143,13 +145,19 @@ static char *cleaned_build_output(const struct grading_setup *setup, char *first
                 copy[out++] = line[i++];
         }
         copy[out] = '\0';
-        if (out) {
-            append_line(&cleaned, copy);
-            lines++;
+        /* A warning goes on over the indented lines under it (the source, a caret, a remark). */
+        bool indented = copy[0] == ' ' || copy[0] == '\t';
+        if (strstr(copy, "warning") && !indented)
+            in_warning = true;
+        else if (!indented && out)
+            in_warning = false;
+        if (out && !in_warning) {
             bool is_error = strstr(copy, "error") || strstr(copy, "undefined reference") ||
                             strstr(copy, " may not ");
             if (!first_error[0] && is_error && !strstr(copy, "collect2"))
                 first_line(first_error, first_error_size, copy);
+            if (lines++ < BUILD_OUTPUT_LINES)
+                append_line(&cleaned, copy);
         }
         free(copy);
         line += length + (line[length] ? 1 : 0);
