@@ -6,6 +6,7 @@
 #   make test            build everything and run every test (see README.md)
 #   make bench           time every lab's reference, CUB and a copy on 1 GiB inputs (GPU)
 #   make dist            the students' tarball, without the solutions (build/dist/)
+#   make gradescope      Gradescope autograder bundles, one a lab (build/gradescope/)
 #   make clean           remove build/
 #
 # CUDA_ARCH picks the GPU architectures (compute capabilities without the dot): by default
@@ -70,7 +71,7 @@ VARIANTS := $(patsubst grader/variants/%.sed,%,$(wildcard grader/variants/*/*.se
 VARIANT_GRADERS := $(foreach variant,$(VARIANTS),build/variant/$(notdir $(variant))/$(patsubst %/,%,$(dir $(variant)))/grader)
 UNIT_OBJECTS := $(patsubst grader/unit/%.c,build/unit/%.o,$(wildcard grader/unit/*.c))
 
-.PHONY: help all test bench dist references clean criterion FORCE $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab)))
+.PHONY: help all test bench dist gradescope references clean criterion FORCE $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab)))
 .DEFAULT_GOAL := help
 
 help:
@@ -82,6 +83,10 @@ all: $(foreach lab,$(LABS),$(call short,$(lab))) build/unit/unit-tests build/ben
 
 # Every lab's reference, compiled (make dist ships them).
 references: $(LABS:%=build/reference/%.o)
+
+# Gradescope's autograder bundles, one a lab: build/gradescope/<lab>.zip (docs/instructors.md).
+gradescope: dist
+	@python3 grader/gradescope/make_bundles.py
 
 # The students' tarball, without the solutions: build/dist/cuda-histogram-labs.tar.gz.
 dist:

@@ -5,7 +5,11 @@
 set -u
 probe() {
     local flags=()
-    [ -n "${CRITERION_PREFIX:-}" ] && flags=(-I"$CRITERION_PREFIX/include")
+    if [ -n "${CRITERION_PREFIX:-}" ]; then
+        # The prefix named is the one used: a system-wide Criterion must not hide its absence.
+        [ -f "$CRITERION_PREFIX/include/criterion/criterion.h" ] || return 1
+        flags=(-I"$CRITERION_PREFIX/include")
+    fi
     echo '#include <criterion/criterion.h>' | "${CC:-gcc}" "${flags[@]}" -E -x c - >/dev/null 2>&1
 }
 probe && exit 0

@@ -1,36 +1,44 @@
 #!/usr/bin/env python3
 """grade-class: the instructors' command. Grades every submission of a class for one lab, each
-by the kit's own ./grade inside a bubblewrap sandbox, and writes the class table.
+by the kit's own ./grade inside a bubblewrap sandbox, and writes the class table: on one machine,
+or on a Slurm cluster as a job array.
 
-  ./grade-class LAB --submissions DIR --out DIR [--slice K/N] [--points FILE] [--seed N]
-                [--runs N] [--no-timing] [--student-timeout S] [--jobs N] [--gpus LIST]
-  ./grade-class LAB --merge --out DIR --submissions DIR
+  ./grade-class LAB --submissions DIR --out DIR [grading options] [--jobs N] [--gpus LIST]
+  ./grade-class LAB --submissions DIR --out DIR --slurm TASKS [grading options] [Slurm options]
+  ./grade-class --task K --out DIR          (one task of the job array)
+  ./grade-class --merge --out DIR           (the class table)
+  ./grade-class --slurm-rerun K --out DIR   (task K again, then the merge)
 
 docs/instructors.md says how to use it. How it works:
 
-- The roster is every entry of --submissions, sorted by the bytes of its name. A folder is a
-  student; anything else is listed as "not a folder". Each entry gets an id that is safe as a
-  file name whatever its name holds: an ASCII slug of the name and a hash of its bytes.
-- The kit a submission is graded in is a copy made the way `make dist` makes the student
-  tarball (grader/make-dist.sh: what git tracks, less the solutions, variants, exploits, tests
-  and these scripts; the references compiled into prebuilt/reference/), prepared once per run
-  in a scratch folder of this process (never the repository's build/), the lab built in it.
-  Each submission is graded in its own copy of it, deleted afterwards.
-- The sandbox (bwrap) runs as nobody (setpriv, when run as root), with no network, its own
-  process tree, /tmp a tmpfs; it sees the system read-only (/usr, /etc, /lib*, /bin, /sbin,
-  /opt, /sys), the NVIDIA device nodes, the kit copy at /kit, the submission read-only at
-  /submission/labN.cu, the points file at /grading/points.conf, and an empty folder at /out for
-  the reports. Never the instructor's files, the repository, or another student's anything.
+- A run is prepared once, on the machine the command starts on: the roster (every entry of
+  --submissions, sorted by the bytes of its name; each gets an id safe as a file name whatever
+  its name holds: an ASCII slug and a hash of its bytes), a fresh run id, the options, and the
+  kit a submission is graded in, built once (OUT/kit/<run>/): a copy made the way `make dist`
+  makes the student tarball (grader/make-dist.sh: what git tracks, less the solutions, variants,
+  exploits, tests and these scripts; the references compiled into prebuilt/reference/), for
+  the architectures of --cuda-arch. OUT/run.json records it all. Nothing of an older run
+  counts after that: the merge takes only lines of this run id.
+- A task grades the roster entries whose index % TASKS is its number (one machine: one task of
+  one), each in its own copy of the run's kit in this machine's scratch folder, and writes
+  OUT/tasks/<K>.json when it starts and when it ends (finished, stopped by a signal, or this
+  machine cannot grade), so that the merge can say why an entry has no line.
+- The sandbox (bwrap) runs each grading with a user id of its own (never root, never the
+  instructor's when run as root), no network, its own process tree, /tmp a tmpfs; it sees the
+  system read-only (/usr, /etc, /lib*, /bin, /sbin, /opt, /sys), the NVIDIA device nodes, the
+  kit copy at /kit, the submission read-only at /submission/labN.cu, the points file at
+  /grading/points.conf, and an empty folder at /out for the reports. Never the instructor's
+  files, the repository, or another student's anything. Run as root it needs no user
+  namespace (bwrap as root, then setpriv to the grading's user inside).
 - The verdict comes from the summary.json that the kit's results model writes in the sandbox,
   never from what a grading prints; report.txt keeps what it printed (cut at 1 MiB).
-- OUT/run.json names the run: its id is a hash of the roster (names, and the size and time of
-  each labN.cu), the options and the kit, so N slices started at once write the same file, and
-  a slice run again with the same options joins the same run. The merge lists every roster
-  entry of run.json; one without a line.json of that run is "not graded".
+- The merge lists every roster entry of run.json: its line of this run, or "not graded" with
+  why (the task never started, was cancelled, ran out of time, or its machine cannot grade:
+  from OUT/tasks/ and, on Slurm, from the job's state).
 
-Exit status: 0 the class table is complete (every roster entry has a line of this run), or a
-slice graded every entry of its slice; 1 incomplete; 2 a bad command line, points file or
-folder; 4 this machine cannot grade (no sandbox, the kit does not build).
+Exit status: 0 complete (every roster entry has a line of this run; a task: every entry of its
+slice; --slurm: the jobs are submitted); 1 incomplete; 2 a bad command line, points file or
+folder; 4 this machine cannot grade (no sandbox, the kit does not build, Criterion missing).
 """
 import concurrent.futures
 import csv
@@ -42,8 +50,10 @@ import os
 import queue
 import re
 import resource
+import secrets
 import shutil
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -58,7 +68,10 @@ EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_USAGE, EXIT_MACHINE = 0, 1, 2, 4
 FILE_CAP = 1 << 20            # a submission's labN.cu, at most
 REPORT_CAP = 1 << 20          # what report.txt keeps of a grading's output
 REPORT_MARK = b"[report cut at 1 MiB]\n"
-NOBODY = 65534
+# The user ids of the sandboxes when grade-class runs as root: one a grading running at once, so
+# that concurrent gradings neither count against each other's process limit nor reach each
+# other's files. A range no distribution hands out to accounts.
+SANDBOX_UID_BASE = 0x7ff00000
 # Limits of a sandbox (clamped to this process's hard limits, which only root could raise).
 LIMIT_NPROC = 1024            # processes and threads, per sandbox (inside it, see below)
 LIMIT_FSIZE = 256 << 20       # the largest file a grading may write (objects, the grader)
@@ -75,8 +88,14 @@ VERDICTS = ("passed", "failed", "does not compile", "no file", "not graded on a 
 BUILD_ONLY_FILTER = "grade-class-build-only/no-test"
 NVIDIA_NODES = re.compile(r"^nvidia([0-9]+|ctl|-uvm|-uvm-tools|-modeset|-caps)$")
 
-USAGE = """usage: ./grade-class LAB --submissions DIR --out DIR [options]
-       ./grade-class LAB --merge --submissions DIR --out DIR
+USAGE = """usage: ./grade-class LAB --submissions DIR --out DIR [options]          one machine
+       ./grade-class LAB --submissions DIR --out DIR --slurm TASKS [options]  a Slurm cluster
+       ./grade-class --task K --out DIR         one task of the job array (what Slurm runs)
+       ./grade-class --merge --out DIR          the class table, from the tasks' results
+       ./grade-class --slurm-rerun K --out DIR  task K of the run again, then the merge
+       ./grade-class --gradebook CSV --match COLUMN --assignment NAME --out DIR
+                                                the run's points into a gradebook exported from
+                                                Gradescope or a learning system, to import back
 
 Grades every student's folder in --submissions (DIR/<student>/labN.cu), each by the kit's own
 ./grade in a sandbox, into --out: a folder per student (students/<id>/: report.txt, results.json,
@@ -84,24 +103,40 @@ tests.tap, tests.xml, summary.json, line.json) and the class table (class.csv, c
 
   --submissions DIR   one folder a student, holding labN.cu
   --out DIR           where the results go: a new or empty folder, or one of an earlier run
-  --slice K/N         grade only the roster entries whose index % N is K (0 <= K < N): one task
-                      of a job array; then ./grade-class LAB --merge writes the class table
-  --merge             write the class table from the slices' results in --out
+                      (a new run replaces it: only this run's lines count)
+Grading options (the run's, for every task):
   --points FILE       score by this course configuration (default grader/points.conf)
-  --seed N            seed of the generated inputs (default: one made from the run's roster,
-                      options and kit, the same for every slice of the run)
+  --seed N            seed of the generated inputs (default: a new one each run)
   --runs N            timed runs per kernel, 10 to 1000 (default 10)
   --no-timing         correctness only
   --student-timeout S stop a submission's grading after S seconds (default 900)
+  --cuda-arch "A B"   GPU architectures to build for, as compute capabilities without the
+                      dot (say "90" or "80 90"): those of the GPUs that grade; default this
+                      machine's GPU, else the kit's default list
+One machine:
   --jobs N            grade N submissions at once (default 1); with GPUs, one grading a GPU
                       at a time runs its tests, the others build meanwhile
   --gpus LIST         the GPUs to grade on, e.g. 0,1 (default: CUDA_VISIBLE_DEVICES, else
                       every GPU nvidia-smi lists, else none)
+Slurm (sbatch on PATH; the kit, --submissions and --out on a file system every node sees):
+  --slurm TASKS       prepare the run here (the kit built once, in OUT/kit/), then submit a
+                      job array of TASKS tasks and a merge job that runs when they have ended;
+                      logs in OUT/logs/
+  --gpus-per-task N   GPUs a task asks Slurm for (--gres=gpu:N; default 1; 0 for none)
+  --sbatch OPTION     passed to sbatch for every job, e.g. --sbatch=--partition=gpu (repeat it)
+Gradebook (after a complete run):
+  --gradebook CSV     a gradebook exported from Gradescope or a learning system (Canvas:
+                      Grades > Export); writes OUT/gradebook-<NAME>.csv, the same file with the
+                      points of this run in column NAME (added if it has none), to import back
+  --match COLUMN      the gradebook's column that holds the names of the submission folders
+                      (say "SIS Login ID", or "Email")
+  --assignment NAME   the column to fill; a student without points of this run is left blank
   -h, --help          show this help
 
-Exit status: 0 every roster entry has a line of this run (a slice: every entry of the slice);
-1 some do not; 2 a bad command line, points file or folder; 4 this machine cannot grade (no
-sandbox: install Debian's bubblewrap; or the kit does not build).
+Exit status: 0 every roster entry has a line of this run (a task: every entry of its slice;
+--slurm: the jobs are submitted); 1 some do not; 2 a bad command line, points file or
+folder; 4 this machine cannot grade (no sandbox: install Debian's bubblewrap; the kit does
+not build; Criterion is missing).
 """
 
 
@@ -113,8 +148,16 @@ class Fail(Exception):
         self.status = status
 
 
+class TaskRecorded(Fail):
+    """A Fail whose cause the task's state file already holds."""
+
+
 class Interrupted(Exception):
     pass
+
+
+class MachineBroken(Exception):
+    """This machine cannot grade (checked with the kit's own skeleton): the task stops."""
 
 
 def say(*parts):
@@ -214,19 +257,25 @@ def parse_args(argv):
     o = Options()
     o.lab = None
     o.submissions = o.out = None
-    o.slice = None
     o.points = os.path.join(ROOT, "grader", "points.conf")
     o.seed = None
     o.runs = 10
     o.no_timing = False
     o.student_timeout = 900
+    o.cuda_arch = None
     o.jobs = 1
     o.gpus = None
-    o.merge = False
+    o.mode = "grade"          # grade (one machine), slurm, task, merge, rerun
+    o.task = None
+    o.tasks = None
+    o.gpus_per_task = 1
+    o.sbatch = []
+    o.gradebook = o.match = o.assignment = None
     o.given = set()
     labs = labs_of_kit()
-    valued = {"--submissions", "--out", "--slice", "--points", "--seed", "--runs",
-              "--student-timeout", "--jobs", "--gpus"}
+    valued = {"--submissions", "--out", "--points", "--seed", "--runs", "--student-timeout",
+              "--cuda-arch", "--jobs", "--gpus", "--slurm", "--task", "--slurm-rerun",
+              "--gpus-per-task", "--sbatch", "--gradebook", "--match", "--assignment"}
     caller = os.getcwd()
     i = 0
     while i < len(argv):
@@ -234,39 +283,45 @@ def parse_args(argv):
         if arg in ("-h", "--help"):
             sys.stdout.write(USAGE)
             raise SystemExit(0)
+        inline = None
+        if arg.startswith("--") and "=" in arg and arg.split("=", 1)[0] in valued:
+            arg, inline = arg.split("=", 1)
         if arg.startswith("--"):
+            if arg in o.given and arg != "--sbatch":
+                raise Fail(EXIT_USAGE, f"{arg} given twice")
             o.given.add(arg)
         if arg == "--no-timing":
             o.no_timing = True
         elif arg == "--merge":
-            o.merge = True
+            o.mode = "merge"
         elif arg in valued:
-            if i + 1 >= len(argv) or argv[i + 1] == "":
+            if inline is not None:
+                value = inline
+            elif i + 1 < len(argv):
+                value = argv[i + 1]
+                i += 1
+            else:
+                value = ""
+            if value == "":
                 raise Fail(EXIT_USAGE, f"{arg} needs a value")
-            value = argv[i + 1]
-            if value.startswith("--"):
+            if value.startswith("--") and arg != "--sbatch":
                 raise Fail(EXIT_USAGE, f"{arg} needs a value (got the option '{value}')")
-            i += 1
             if arg == "--submissions":
                 o.submissions = os.path.join(caller, value)
             elif arg == "--out":
                 o.out = os.path.join(caller, value)
             elif arg == "--points":
                 o.points = os.path.join(caller, value)
-            elif arg == "--slice":
-                match = re.fullmatch(r"([0-9]{1,6})/([0-9]{1,6})", value)
-                if not match:
-                    raise Fail(EXIT_USAGE, f"--slice takes K/N (say 0/8), not '{value}'")
-                k, n = int(match.group(1), 10), int(match.group(2), 10)
-                if not 0 <= k < n:
-                    raise Fail(EXIT_USAGE, f"--slice K/N needs 0 <= K < N, not '{value}'")
-                o.slice = (k, n)
             elif arg == "--seed":
                 o.seed = decimal("--seed", value, 0, (1 << 64) - 1)
             elif arg == "--runs":
                 o.runs = decimal("--runs", value, 10, 1000)
             elif arg == "--student-timeout":
                 o.student_timeout = decimal("--student-timeout", value, 10, 86400)
+            elif arg == "--cuda-arch":
+                if not re.fullmatch(r"[0-9]{2,3}[af]?( +[0-9]{2,3}[af]?)*", value.strip()):
+                    raise Fail(EXIT_USAGE, f"--cuda-arch takes compute capabilities without the dot, separated by spaces (say \"80 90\"), not '{value}'")
+                o.cuda_arch = " ".join(value.split())
             elif arg == "--jobs":
                 o.jobs = decimal("--jobs", value, 1, 256)
             elif arg == "--gpus":
@@ -276,6 +331,28 @@ def parse_args(argv):
                 if len(set(gpus)) != len(gpus):
                     raise Fail(EXIT_USAGE, f"--gpus names a GPU twice: '{value}'")
                 o.gpus = gpus
+            elif arg == "--slurm":
+                o.mode = "slurm"
+                o.tasks = decimal("--slurm", value, 1, 10000)
+            elif arg == "--task":
+                o.mode = "task"
+                o.task = decimal("--task", value, 0, 9999)
+            elif arg == "--slurm-rerun":
+                o.mode = "rerun"
+                o.task = decimal("--slurm-rerun", value, 0, 9999)
+            elif arg == "--gradebook":
+                o.mode = "gradebook"
+                o.gradebook = os.path.join(caller, value)
+            elif arg == "--match":
+                o.match = value
+            elif arg == "--assignment":
+                o.assignment = value
+            elif arg == "--gpus-per-task":
+                o.gpus_per_task = decimal("--gpus-per-task", value, 0, 64)
+            elif arg == "--sbatch":
+                if not value.startswith("-") or "\n" in value:
+                    raise Fail(EXIT_USAGE, f"--sbatch takes one sbatch option, e.g. --sbatch=--partition=gpu, not '{value}'")
+                o.sbatch.append(value)
         elif arg.startswith("-"):
             raise Fail(EXIT_USAGE, f"unknown option '{arg}'")
         else:
@@ -286,15 +363,34 @@ def parse_args(argv):
                 raise Fail(EXIT_USAGE, f"unknown lab '{arg}' (the labs are: {' '.join(labs)})")
             o.lab = found[0]
         i += 1
-    if not o.lab:
-        raise Fail(EXIT_USAGE, f"which lab? (the labs are: {' '.join(labs)})")
-    if not o.submissions:
-        raise Fail(EXIT_USAGE, "--submissions DIR is needed: the folder of the students' folders")
+    modes = [m for m in ("--slurm", "--task", "--merge", "--slurm-rerun", "--gradebook") if m in o.given]
+    if len(modes) > 1:
+        raise Fail(EXIT_USAGE, f"{modes[0]} and {modes[1]} do not go together")
     if not o.out:
         raise Fail(EXIT_USAGE, "--out DIR is needed: where the results go")
-    if o.merge and "--slice" in o.given:
-        raise Fail(EXIT_USAGE, "--merge writes the table of every slice: not with --slice")
-    o.short = o.lab.split("-")[0]
+    if o.mode in ("grade", "slurm"):
+        if not o.lab:
+            raise Fail(EXIT_USAGE, f"which lab? (the labs are: {' '.join(labs)})")
+        if not o.submissions:
+            raise Fail(EXIT_USAGE, "--submissions DIR is needed: the folder of the students' folders")
+        o.short = o.lab.split("-")[0]
+    else:
+        # The run in --out says everything else: grading options would be ignored, so refuse them.
+        extra = sorted(o.given & {"--points", "--seed", "--runs", "--no-timing", "--student-timeout",
+                                  "--cuda-arch", "--submissions"})
+        if extra:
+            raise Fail(EXIT_USAGE, f"{modes[0]} takes the run's options from --out/run.json, not {' '.join(extra)}")
+    if o.mode != "slurm" and o.mode != "rerun":
+        for option in ("--gpus-per-task", "--sbatch"):
+            if option in o.given:
+                raise Fail(EXIT_USAGE, f"{option} goes with --slurm or --slurm-rerun")
+    if (o.mode == "gradebook") != ("--match" in o.given and "--assignment" in o.given) or \
+            (o.mode != "gradebook" and ("--match" in o.given or "--assignment" in o.given)):
+        raise Fail(EXIT_USAGE, "--gradebook, --match and --assignment go together")
+    if o.mode not in ("grade", "task"):
+        for option in ("--jobs", "--gpus"):
+            if option in o.given:
+                raise Fail(EXIT_USAGE, f"{option} is for grading on this machine (not with {modes[0]})")
     return o
 
 
@@ -302,41 +398,43 @@ def parse_args(argv):
 # Folders
 
 def check_folders(o):
-    """--submissions a folder, --out writable, neither inside the other, --out new, empty or
-    holding a run of this command. Sets o.submissions/o.out to real paths."""
+    """A new run: --submissions a folder, --out writable, neither inside the other, --out new,
+    empty or holding a run of this command. Otherwise --out must hold a run. Sets o.out (and
+    o.submissions) to real paths."""
+    out = os.path.realpath(o.out)
+    o.out = out
+    if o.mode not in ("grade", "slurm"):
+        if read_run(out) is None:
+            raise Fail(EXIT_USAGE, f"--out: '{out}' holds no run of grade-class (no run.json of this version)")
+        return
     if not os.path.isdir(o.submissions):
         what = "does not exist" if not os.path.lexists(o.submissions) else "is not a folder"
         raise Fail(EXIT_USAGE, f"--submissions: '{o.submissions}' {what}")
     o.submissions = os.path.realpath(o.submissions)
-    out = os.path.realpath(o.out)
     for inner, outer, what in ((out, o.submissions, "--out is inside --submissions"),
                                (o.submissions, out, "--submissions is inside --out")):
         if inner == outer or inner.startswith(outer.rstrip("/") + "/"):
             raise Fail(EXIT_USAGE, f"{what} ('{o.out}', '{o.submissions}'): the results must not mix with the submissions")
-    o.out = out
-    if o.merge:
-        if not os.path.isfile(os.path.join(out, "run.json")):
-            raise Fail(EXIT_USAGE, f"--out: '{out}' holds no run of grade-class (no run.json)")
-    else:
-        try:
-            os.makedirs(out, exist_ok=True)
-        except OSError as error:
-            raise Fail(EXIT_USAGE, f"--out: cannot create '{out}': {error.strerror}")
-        if not os.path.isdir(out):
-            raise Fail(EXIT_USAGE, f"--out: '{out}' is not a folder")
-        try:
-            fd, probe = tempfile.mkstemp(prefix=".grade-class-probe-", dir=out)
-            os.close(fd)
-            os.unlink(probe)
-        except OSError as error:
-            raise Fail(EXIT_USAGE, f"--out: cannot write in '{out}': {error.strerror}")
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as error:
+        raise Fail(EXIT_USAGE, f"--out: cannot create '{out}': {error.strerror}")
+    if not os.path.isdir(out):
+        raise Fail(EXIT_USAGE, f"--out: '{out}' is not a folder")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".grade-class-probe-", dir=out)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as error:
+        raise Fail(EXIT_USAGE, f"--out: cannot write in '{out}': {error.strerror}")
     names = [n for n in os.listdir(out) if not n.startswith(".grade-class-")]
     if names and "run.json" not in names:
         raise Fail(EXIT_USAGE, f"--out: '{out}' holds files that grade-class did not write (it has no run.json): give a new or empty folder")
-    if "run.json" in names:
-        run = read_run(out)
-        if run is None:
-            raise Fail(EXIT_USAGE, f"--out: '{out}/run.json' is not a run of grade-class: give a new or empty folder")
+    if "run.json" in names and read_run(out) is None:
+        raise Fail(EXIT_USAGE, f"--out: '{out}/run.json' is not a run of this grade-class: give a new or empty folder")
+
+
+RUN_FORMAT = 2
 
 
 def read_run(out):
@@ -345,7 +443,7 @@ def read_run(out):
             run = json.load(file)
     except (OSError, ValueError):
         return None
-    if not isinstance(run, dict) or run.get("tool") != "grade-class" or run.get("format") != 1:
+    if not isinstance(run, dict) or run.get("tool") != "grade-class" or run.get("format") != RUN_FORMAT:
         return None
     return run
 
@@ -401,15 +499,6 @@ def read_roster(o):
             entry.kind = kind_of(os.lstat(os.path.join(base, raw)).st_mode)
         except OSError:
             entry.kind = "gone"
-        # What the run's id depends on: the file's size and time, not its bytes (cheap to read
-        # on a shared file system by every slice).
-        entry.fingerprint = entry.kind
-        if entry.kind == "folder":
-            try:
-                st = os.lstat(os.path.join(base, raw, f"{o.short}.cu".encode()))
-                entry.fingerprint += f" {kind_of(st.st_mode)} {st.st_size} {st.st_mtime_ns}"
-            except OSError as error:
-                entry.fingerprint += f" {errno.errorcode.get(error.errno, error.errno)}"
         roster.append(entry)
     return roster
 
@@ -418,29 +507,41 @@ def read_roster(o):
 # The sandbox
 
 class Sandbox:
-    """The bubblewrap command line, and the machine's tools it needs."""
+    """The bubblewrap command line, and the machine's tools it needs.
+
+    As root, bwrap itself runs as root (it needs no user namespace then, which some GPU
+    machines forbid to unprivileged users) and drops every capability but setuid and setgid;
+    setpriv then becomes the grading's own user before anything of the kit or the student's
+    runs, with no_new_privs. As another user, bwrap runs unprivileged in a user namespace."""
 
     def __init__(self):
         self.as_root = os.geteuid() == 0
         tools = {"bwrap": "bubblewrap", "timeout": "coreutils", "prlimit": "util-linux"}
-        if self.as_root:
-            tools["setpriv"] = "util-linux"
         self.tool = {}
         for tool, package in tools.items():
             path = shutil.which(tool)
             if not path:
                 raise Fail(EXIT_MACHINE, f"'{tool}' is not installed: install Debian's {package} package (apt-get install {package}); grade-class grades no submission outside its sandbox")
             self.tool[tool] = path
-        # prlimit again inside the sandbox: the process limit counted in the sandbox's own user
-        # namespace (Linux 5.14 and later count RLIMIT_NPROC per namespace and uid).
-        self.inner_prlimit = "/usr/bin/prlimit" if os.path.exists("/usr/bin/prlimit") else "/bin/prlimit"
-        self.bwrap_setuid = bool(os.stat(self.tool["bwrap"]).st_mode & stat.S_ISUID)
-        self.system = self.system_binds()
+        # Run inside the sandbox, where /usr is the system's.
+        self.inner = {}
+        for tool in ("prlimit", "setpriv"):
+            found = [p for p in (f"/usr/bin/{tool}", f"/bin/{tool}") if os.path.exists(p)]
+            if not found:
+                raise Fail(EXIT_MACHINE, f"'{tool}' is not installed in /usr/bin: install Debian's util-linux package; grade-class grades no submission outside its sandbox")
+            self.inner[tool] = found[0]
+        self.system = self.system_binds(self.as_root)
 
     @staticmethod
-    def system_binds():
-        args = ["--unshare-all", "--die-with-parent", "--new-session",
-                "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
+    def system_binds(as_root):
+        if as_root:
+            # Every namespace but the user's: root makes them without one.
+            args = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+                    "--unshare-cgroup-try"]
+        else:
+            args = ["--unshare-all"]
+        args += ["--die-with-parent", "--new-session",
+                 "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
         # /bin, /sbin, /lib, /lib64 ...: as links where the host has links (merged /usr).
         tops = sorted(n for n in os.listdir("/") if n in ("bin", "sbin") or n.startswith("lib"))
         for name in tops:
@@ -455,9 +556,8 @@ class Sandbox:
             if path and os.path.isdir(path):
                 real = os.path.realpath(path)
                 if not any(real == p or real.startswith(p + "/") for p in ("/usr", "/etc")):
-                    args += ["--ro-bind", real, real]
-                    if os.path.abspath(path) != real:
-                        args += ["--ro-bind", real, os.path.abspath(path)]
+                    for target in dict.fromkeys((real, os.path.abspath(path))):
+                        args += reachable_parents(target) + ["--ro-bind", real, target]
         # /sys read-only: the CUDA driver and nvidia-smi read the PCI and NUMA topology there.
         args += ["--ro-bind-try", "/sys", "/sys", "--proc", "/proc", "--dev", "/dev"]
         try:
@@ -466,10 +566,11 @@ class Sandbox:
             nodes = []
         for node in nodes:
             args += ["--dev-bind-try", "/dev/" + node, "/dev/" + node]
-        args += ["--tmpfs", "/tmp"]
+        # Criterion's runner shares memory with its tests through /dev/shm.
+        args += ["--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/dev/shm"]
         return args
 
-    def command(self, kit, submission, out, points, seconds, argv):
+    def command(self, kit, submission, out, points, seconds, argv, uid):
         limits = []
         for option, which, value in (("--nofile", resource.RLIMIT_NOFILE, LIMIT_NOFILE),
                                      ("--fsize", resource.RLIMIT_FSIZE, LIMIT_FSIZE),
@@ -480,24 +581,28 @@ class Sandbox:
                 value = min(value, hard)
             limits.append(f"{option}={value}")
         command = [self.tool["timeout"], "--kill-after=10", str(seconds),
-                   self.tool["prlimit"], *limits, "--"]
+                   self.tool["prlimit"], *limits, "--", self.tool["bwrap"], *self.system,
+                   "--bind", kit, "/kit",
+                   "--ro-bind", submission, "/submission",
+                   "--bind", out, "/out",
+                   # (bwrap as root makes a file's parent folder 0700 unless told)
+                   "--perms", "0755", "--dir", "/grading",
+                   "--ro-bind", points, "/grading/points.conf",
+                   "--chdir", "/kit"]
         if self.as_root:
-            command += [self.tool["setpriv"], f"--reuid={NOBODY}", f"--regid={NOBODY}",
-                        "--clear-groups"]
-            if not self.bwrap_setuid:
-                command.append("--no-new-privs")
-        command += [self.tool["bwrap"], *self.system,
-                    "--bind", kit, "/kit",
-                    "--ro-bind", submission, "/submission",
-                    "--bind", out, "/out",
-                    "--ro-bind", points, "/grading/points.conf",
-                    "--chdir", "/kit", "--",
-                    self.inner_prlimit, f"--nproc={LIMIT_NPROC}", "--", *argv]
+            command += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--",
+                        self.inner["setpriv"], f"--reuid={uid}", f"--regid={uid}",
+                        "--clear-groups", "--inh-caps=-all", "--no-new-privs", "--"]
+        else:
+            command += ["--"]
+        # The process limit counts the processes of the grading's user (in its own user
+        # namespace when not root): set where that user is the one counted.
+        command += [self.inner["prlimit"], f"--nproc={LIMIT_NPROC}", "--", *argv]
         return command
 
-    def probe(self, scratch):
+    def probe(self, scratch, uid):
         """Starts one sandbox that must write its /kit and /out and read /submission, as a
-        grading's would. Raises Fail(4) when it cannot."""
+        grading's would, and must not be root. Raises Fail(4) when it cannot."""
         folders = {}
         for name in ("kit", "submission", "out"):
             folders[name] = os.path.join(scratch, "probe", name)
@@ -507,32 +612,47 @@ class Sandbox:
             file.write("# probe\n")
         with open(os.path.join(folders["submission"], "probe.cu"), "w") as file:
             file.write("probe\n")
-        self.hand_over(folders["kit"])
-        self.hand_over(folders["out"])
+        self.hand_over(folders["kit"], uid)
+        self.hand_over(folders["out"], uid)
         for path in (points, os.path.join(folders["submission"], "probe.cu")):
             os.chmod(path, 0o444)
-        script = ("id -u >/out/uid && : >/kit/probe && test -r /submission/probe.cu && "
-                  "test -r /grading/points.conf && test ! -e /root/. && test ! -e /home/. && "
-                  "test ! -e " + sh_quote(ROOT) + "/.")
+        script = ("test \"$(id -u)\" != 0 && id -u >/out/uid && : >/kit/probe && "
+                  "test -r /submission/probe.cu && test -r /grading/points.conf && "
+                  "test ! -e /root/. && test ! -e /home/. && "
+                  "test ! -e " + sh_quote(ROOT + "/solutions") + " && test ! -e " + sh_quote(ROOT + "/grade-class"))
         command = self.command(folders["kit"], folders["submission"], folders["out"], points, 60,
-                               ["/bin/sh", "-c", script])
+                               ["/bin/sh", "-c", script], uid)
         result = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, env=sandbox_environment(None, None))
         output = result.stdout.decode("utf-8", "replace").strip().replace("\n", "; ")
         if result.returncode != 0:
             if "bwrap" in output or "setpriv" in output or "prlimit" in output or not output:
-                raise Fail(EXIT_MACHINE, f"the sandbox does not start here ({output[:300] or 'exit %d' % result.returncode}): install Debian's bubblewrap package (apt-get install bubblewrap) and allow unprivileged user namespaces (sysctl user.max_user_namespaces > 0); grade-class grades no submission outside its sandbox")
-            raise Fail(EXIT_MACHINE, f"the sandbox started but could not use its folders under {scratch} (TMPDIR must be a folder that the user nobody can reach): {output[:300]}")
+                need = ("" if self.as_root else " and allow unprivileged user namespaces (sysctl user.max_user_namespaces > 0), or run as root")
+                raise Fail(EXIT_MACHINE, f"the sandbox does not start here ({output[:300] or 'exit %d' % result.returncode}): install Debian's bubblewrap package (apt-get install bubblewrap){need}; grade-class grades no submission outside its sandbox")
+            raise Fail(EXIT_MACHINE, f"the sandbox started but could not use its folders under {scratch} (TMPDIR must be a folder that the grading's user can reach): {output[:300]}")
         shutil.rmtree(os.path.join(scratch, "probe"), ignore_errors=True)
 
-    def hand_over(self, path, recursive=False):
-        """Makes a folder the sandbox's to write: nobody's when run as root."""
+    def hand_over(self, path, uid, recursive=False):
+        """Makes a folder the sandbox's to write: its user's when run as root."""
         if not self.as_root:
             return
         if recursive:
-            subprocess.run(["chown", "-R", "-h", f"{NOBODY}:{NOBODY}", "--", path], check=True)
+            subprocess.run(["chown", "-R", "-h", f"{uid}:{uid}", "--", path], check=True)
         else:
-            os.chown(path, NOBODY, NOBODY)
+            os.chown(path, uid, uid)
+
+
+def reachable_parents(path):
+    """bwrap options that make the folders above a bind's target reachable by the sandbox's
+    user (bwrap as root makes them 0700)."""
+    args, parent = [], os.path.dirname(path)
+    ancestors = []
+    while parent not in ("/", ""):
+        ancestors.append(parent)
+        parent = os.path.dirname(parent)
+    for folder in reversed(ancestors):
+        args += ["--perms", "0755", "--dir", folder]
+    return args
 
 
 def sh_quote(text):
@@ -559,10 +679,12 @@ def sandbox_environment(gpu, cuda_arch):
 # ---------------------------------------------------------------------------------------------
 # The kit a submission is graded in
 
-def make(folder, targets, log, jobs=None):
+def make(folder, targets, log, jobs=None, cuda_arch=None):
     command = ["make", "-s", "--no-print-directory", "-C", folder]
     if jobs:
         command.append(f"-j{jobs}")
+    if cuda_arch:
+        command.append(f"CUDA_ARCH={cuda_arch}")
     with open(log, "ab") as file:
         return subprocess.run(command + targets, stdin=subprocess.DEVNULL, stdout=file,
                               stderr=subprocess.STDOUT).returncode == 0
@@ -591,11 +713,11 @@ def dist_exclusions():
     return re.compile(match.group(1))
 
 
-def prepare_kit(o, scratch):
-    """The kit a submission is graded in, as make dist makes it, with the lab built. Returns a
-    namespace with the paths and facts the gradings need."""
-    kit = os.path.join(scratch, "kit")
-    log = os.path.join(scratch, "prepare.log")
+def prepare_kit(o, folder, scratch, log):
+    """The kit a submission is graded in, as make dist makes it, with the lab built for
+    --cuda-arch, in folder/kit, and the points file beside it. Returns the kit's hash and the
+    architectures it was built for."""
+    kit = os.path.join(folder, "kit")
     os.makedirs(kit)
     listed = subprocess.run(["git", "-C", ROOT, "ls-files", "--cached", "-z"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
@@ -603,9 +725,9 @@ def prepare_kit(o, scratch):
         raise Fail(EXIT_MACHINE, "grade-class runs from the kit's git repository (it makes the graded kit as make dist does, from what git tracks), and this copy is not one")
     excluded = dist_exclusions()
     solutions = {}
-    for folder, _, files in os.walk(os.path.join(ROOT, "solutions")):
+    for place, _, files in os.walk(os.path.join(ROOT, "solutions")):
         for name in files:
-            with open(os.path.join(folder, name), "rb") as file:
+            with open(os.path.join(place, name), "rb") as file:
                 solutions[file.read()] = name
     kit_hash = hashlib.sha256()
     for raw in sorted(listed.stdout.split(b"\0")):
@@ -631,7 +753,7 @@ def prepare_kit(o, scratch):
             raise Fail(EXIT_MACHINE, f"the graded kit has no {need}: is it tracked by git (git add)? make dist copies what git tracks")
 
     # The results model first: it checks the points file.
-    if not make(kit, ["build/results/results"], log):
+    if not make(kit, ["build/results/results"], log, cuda_arch=o.cuda_arch):
         raise Fail(EXIT_MACHINE, f"the kit's results model does not build here:\n{log_tail(log)}")
     results = os.path.join(kit, "build", "results", "results")
     check = subprocess.run([results, "check-points", o.points], stdout=subprocess.PIPE,
@@ -656,7 +778,7 @@ def prepare_kit(o, scratch):
                 shutil.copytree(source, os.path.join(build, part), symlinks=True)
             else:
                 shutil.copy2(source, os.path.join(build, part))
-        if not make(build, [f"build/reference/{r}.o" for r in references], log, jobs):
+        if not make(build, [f"build/reference/{r}.o" for r in references], log, jobs, o.cuda_arch):
             raise Fail(EXIT_MACHINE, f"the references of {o.lab} do not build here:\n{log_tail(log)}")
         prebuilt = os.path.join(kit, "prebuilt", "reference")
         os.makedirs(prebuilt, exist_ok=True)
@@ -664,79 +786,144 @@ def prepare_kit(o, scratch):
             shutil.copy2(os.path.join(build, "build", "reference", f"{reference}.o"), prebuilt)
         shutil.rmtree(build)
     if not make(kit, [o.short, f"build/listing/{o.lab}/tests.records", "build/results/results"],
-                log, jobs):
+                log, jobs, o.cuda_arch):
         raise Fail(EXIT_MACHINE, f"the kit does not build {o.lab} here (the kit's own code, no submission yet):\n{log_tail(log)}")
-    prepared = Options()
-    prepared.kit = kit
-    prepared.results = results
-    prepared.listing = os.path.join(kit, "build", "listing", o.lab, "tests.records")
-    prepared.kit_hash = kit_hash.hexdigest()
     try:
         with open(os.path.join(kit, "build", "cuda-arch"), encoding="utf-8") as file:
-            prepared.cuda_arch = file.read().strip()
+            cuda_arch = file.read().strip()
     except OSError:
-        prepared.cuda_arch = None
-    prepared.points = os.path.join(scratch, "points.conf")
-    shutil.copyfile(o.points, prepared.points)
-    os.chmod(prepared.points, 0o444)
-    # Readable by the sandbox's user; each grading gets its own writable copy.
-    subprocess.run(["chmod", "-R", "a+rX,go-w", kit], check=True)
-    return prepared
+        cuda_arch = None
+    # Each grading checks again that its machine has Criterion (a node may lack what the
+    # preparing machine had): the check is not carried over.
+    for cached in ("criterion.ok",):
+        try:
+            os.unlink(os.path.join(kit, "build", cached))
+        except FileNotFoundError:
+            pass
+    points = os.path.join(folder, "points.conf")
+    shutil.copyfile(o.points, points)
+    os.chmod(points, 0o444)
+    # Readable by the sandboxes' users; each grading gets its own writable copy.
+    subprocess.run(["chmod", "-R", "a+rX,go-w", folder], check=True)
+    return kit_hash.hexdigest(), cuda_arch
 
 
 # ---------------------------------------------------------------------------------------------
 # The run
 
-def run_identity(o, roster, prepared):
-    with open(o.points, "rb") as file:
-        points_hash = hashlib.sha256(file.read()).hexdigest()
-    identity = {
-        "lab": o.lab, "submissions": o.submissions,
-        "roster": [[entry.raw.hex(), entry.fingerprint] for entry in roster],
-        "points_sha256": points_hash, "runs": o.runs, "timing": not o.no_timing,
-        "student_timeout": o.student_timeout, "slices": o.slice[1] if o.slice else 1,
-        "seed": o.seed, "kit_sha256": prepared.kit_hash,
-    }
-    text = json.dumps(identity, sort_keys=True).encode()
-    seed = o.seed
-    if seed is None:
-        seed = int.from_bytes(hashlib.sha256(b"seed\0" + text).digest()[:8], "big")
-    run_id = hashlib.sha256(b"run\0" + text).hexdigest()[:16]
-    return run_id, seed
-
-
-def write_run(o, roster, run_id, seed):
+def prepare_run(o, tasks):
+    """A new run in --out: its roster, id, seed and options in run.json, its kit built in
+    OUT/kit/<run>/. An older run's kit goes; its students' lines stay until graded again, and
+    no longer count."""
+    if not os.path.isfile(o.points):
+        raise Fail(EXIT_USAGE, f"--points: no file '{o.points}'")
+    roster = read_roster(o)
+    run_id = time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(4)
+    seed = o.seed if o.seed is not None else int.from_bytes(secrets.token_bytes(8), "big")
+    logs = os.path.join(o.out, "logs")
+    folder = os.path.join(o.out, "kit", run_id)
+    os.makedirs(logs, exist_ok=True)
+    os.makedirs(folder)
+    log = os.path.join(logs, f"prepare-{run_id}.log")
+    say(f"{o.lab}: run {run_id}, {len(roster)} roster entries; building the graded kit (as make dist, for CUDA_ARCH {o.cuda_arch or 'of this machine'}) in {folder}; log: {log}")
+    scratch = tempfile.mkdtemp(prefix="grade-class-prepare-")
+    try:
+        kit_hash, cuda_arch = prepare_kit(o, folder, scratch, log)
+    except BaseException:
+        Grader.remove(folder)
+        raise
+    finally:
+        Grader.remove(scratch)
     run = {
-        "tool": "grade-class", "format": 1, "run": run_id, "lab": o.lab,
+        "tool": "grade-class", "format": RUN_FORMAT, "run": run_id, "lab": o.lab,
         "submissions": o.submissions,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "options": {"points": os.path.realpath(o.points), "seed": seed, "runs": o.runs,
                     "no_timing": o.no_timing, "student_timeout": o.student_timeout,
-                    "slices": o.slice[1] if o.slice else 1},
+                    "tasks": tasks},
+        "kit": {"folder": os.path.join("kit", run_id), "sha256": kit_hash, "cuda_arch": cuda_arch},
         "roster": [{"index": e.index, "name": e.name, "id": e.id, "kind": e.kind,
                     "bytes": e.raw.hex()} for e in roster],
     }
-    data = (json.dumps(run, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
-    path = os.path.join(o.out, "run.json")
-    try:
-        with open(path, "rb") as file:
-            if file.read() == data:
-                return run
-        earlier = read_run(o.out)
-        if earlier and earlier.get("run") != run_id:
-            say(f"{o.out} held the run {earlier.get('run')}; this run ({run_id}) replaces it (its students' lines no longer count)")
-    except OSError:
-        pass
-    write_atomically(path, data)
+    earlier = read_run(o.out)
+    if earlier:
+        say(f"{o.out} held the run {earlier.get('run')}; this run replaces it (its students' lines no longer count)")
+    write_atomically(os.path.join(o.out, "run.json"),
+                     (json.dumps(run, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+    for name in os.listdir(os.path.join(o.out, "kit")):
+        if name != run_id:
+            Grader.remove(os.path.join(o.out, "kit", name))
     return run
+
+
+def prepared_of(o, run):
+    """The paths a task grades with, from the run's kit in --out."""
+    folder = os.path.join(o.out, run["kit"]["folder"])
+    prepared = Options()
+    prepared.kit = os.path.join(folder, "kit")
+    prepared.points = os.path.join(folder, "points.conf")
+    prepared.results = os.path.join(prepared.kit, "build", "results", "results")
+    prepared.listing = os.path.join(prepared.kit, "build", "listing", run["lab"], "tests.records")
+    prepared.cuda_arch = run["kit"]["cuda_arch"]
+    for path in (prepared.results, prepared.listing, prepared.points):
+        if not os.path.isfile(path):
+            raise Fail(EXIT_MACHINE, f"the run's kit is incomplete here ({path} is missing): is --out on a file system this machine sees? Start a new run to rebuild it")
+    return prepared
+
+
+def roster_of(run):
+    roster = []
+    for item in run["roster"]:
+        entry = Entry()
+        entry.index, entry.id, entry.name, entry.kind = item["index"], item["id"], item["name"], item["kind"]
+        entry.raw = bytes.fromhex(item["bytes"])
+        roster.append(entry)
+    return roster
+
+
+def task_state_path(out, task):
+    return os.path.join(out, "tasks", f"{task}.json")
+
+
+def write_task_state(out, run, task, state, **facts):
+    os.makedirs(os.path.join(out, "tasks"), exist_ok=True)
+    record = {"run": run["run"], "task": task, "state": state, "host": socket.gethostname(),
+              "slurm_job": slurm_job_of_this_process(),
+              "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), **facts}
+    write_atomically(task_state_path(out, task),
+                     (json.dumps(record, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+def read_task_state(out, run, task):
+    try:
+        with open(task_state_path(out, task), encoding="utf-8") as file:
+            state = json.load(file)
+    except (OSError, ValueError):
+        return None
+    return state if isinstance(state, dict) and state.get("run") == run["run"] else None
+
+
+def slurm_job_of_this_process():
+    array, index = os.environ.get("SLURM_ARRAY_JOB_ID"), os.environ.get("SLURM_ARRAY_TASK_ID")
+    if array and index:
+        return f"{array}_{index}"
+    return os.environ.get("SLURM_JOB_ID")
 
 
 # ---------------------------------------------------------------------------------------------
 # Grading one roster entry
 
 class Grader:
-    def __init__(self, o, run, prepared, sandbox, scratch, gpus):
+    def __init__(self, o, run, prepared, sandbox, scratch, gpus, task, concurrency):
         self.o, self.run, self.prepared, self.sandbox = o, run, prepared, sandbox
         self.scratch = scratch
+        self.task = task
+        # One sandbox user a grading running at once (see SANDBOX_UID_BASE).
+        self.uids = queue.Queue()
+        for slot in range(concurrency):
+            self.uids.put(SANDBOX_UID_BASE + slot)
+        self.machine_checked = None
+        self.machine_lock = threading.Lock()
         self.gpus = None
         if gpus:
             self.gpus = queue.Queue()
@@ -751,7 +938,7 @@ class Grader:
         with tempfile.TemporaryDirectory(dir=self.scratch) as folder:
             summary = os.path.join(folder, "summary.json")
             subprocess.run([self.prepared.results, "grade", "--lab", self.o.lab, "--points",
-                            self.o.points, "--records", self.prepared.listing, "--no-file",
+                            self.prepared.points, "--records", self.prepared.listing, "--no-file",
                             "none", "--summary", summary], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
             try:
@@ -773,6 +960,8 @@ class Grader:
     # -- one entry
 
     def grade(self, entry):
+        if self.stopping:  # before anything of an earlier grading of it is removed
+            raise Interrupted()
         started = time.monotonic()
         folder = os.path.join(self.o.out, "students", entry.id)
         os.makedirs(os.path.join(self.o.out, "students"), exist_ok=True)
@@ -812,7 +1001,7 @@ class Grader:
         return {"name": entry.name, "id": entry.id, "verdict": None, "tests_passed": None,
                 "tests_failed": None, "tests_not_run": None, "time_ratio": None, "score": None,
                 "max_score": self.max_score, "problems": [],
-                "slice": self.o.slice[0] if self.o.slice else 0, "run": self.run["run"]}
+                "task": self.task, "run": self.run["run"]}
 
     @staticmethod
     def write_text(folder, name, text):
@@ -885,7 +1074,7 @@ class Grader:
                    "--tap", os.path.join(folder, "tests.tap"),
                    "--xml", os.path.join(folder, "tests.xml")]
         result = subprocess.run([self.prepared.results, "grade", "--lab", self.o.lab, "--points",
-                                 self.o.points, "--records", self.prepared.listing, "--no-file",
+                                 self.prepared.points, "--records", self.prepared.listing, "--no-file",
                                  why, "--student", entry.id, "--seed", str(self.run["options"]["seed"]),
                                  *reports], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT)
@@ -900,6 +1089,40 @@ class Grader:
     # -- the sandbox
 
     def grade_in_sandbox(self, entry, source, folder, line):
+        uid = self.uids.get()
+        try:
+            self.grade_as(uid, source, folder, line)
+        finally:
+            self.uids.put(uid)
+        if line["verdict"] == "grading machine broken" or line.get("exit") == 4:
+            self.check_machine(line)
+
+    def check_machine(self, line):
+        """A grading said this machine cannot grade: grade the lab's untouched skeleton to see
+        whether the machine or the submission is at fault (a submission could fake the
+        former). Raises MachineBroken when the skeleton cannot be graded either."""
+        with self.machine_lock:  # not self.lock: run_sandbox takes that one
+            if self.machine_checked is None:
+                skeleton = os.path.join(self.prepared.kit, "labs", self.o.lab, f"{self.o.short}.cu")
+                with open(skeleton, "rb") as file:
+                    source = file.read()
+                probe = {"verdict": None, "problems": []}
+                folder = tempfile.mkdtemp(prefix="machine-check-", dir=self.scratch)
+                uid = self.uids.get()
+                try:
+                    say(f"a grading says this machine cannot grade ({'; '.join(line['problems'])[:200]}): grading the lab's skeleton to check")
+                    self.grade_as(uid, source, folder, probe, no_timing=True)
+                finally:
+                    self.uids.put(uid)
+                    self.remove(folder)
+                broken = probe["verdict"] in ("grading machine broken", "not graded") or probe.get("exit") == 4
+                self.machine_checked = "; ".join(probe["problems"])[:500] if broken else ""
+            why = self.machine_checked
+        if why:
+            raise MachineBroken(why or "the kit's skeleton cannot be graded here")
+        line["problems"].append("this machine graded the lab's skeleton: the fault is the submission's")
+
+    def grade_as(self, uid, source, folder, line, no_timing=False):
         o = self.o
         work = tempfile.mkdtemp(prefix="student-", dir=self.scratch)
         os.chmod(work, 0o711)
@@ -917,8 +1140,8 @@ class Grader:
             os.chmod(os.path.join(submission, f"{o.short}.cu"), 0o644)
             os.mkdir(out)
             os.chmod(out, 0o755)
-            self.sandbox.hand_over(kit, recursive=True)
-            self.sandbox.hand_over(out)
+            self.sandbox.hand_over(kit, uid, recursive=True)
+            self.sandbox.hand_over(out, uid)
             seed = str(self.run["options"]["seed"])
             grade = ["/kit/grade", o.short, "--file", f"/submission/{o.short}.cu", "--seed", seed,
                      "--points", "/grading/points.conf"]
@@ -930,7 +1153,7 @@ class Grader:
                 # GPUs, then the grading itself on a GPU of its own; make finds the build done.
                 started = time.monotonic()
                 status, timed_out, _ = self.run_sandbox(
-                    kit, submission, out, max(1, int(budget)), None,
+                    kit, submission, out, max(1, int(budget)), None, uid,
                     grade + ["--no-timing", "--filter", BUILD_ONLY_FILTER],
                     os.path.join(folder, "build.txt"), problems, "build.txt")
                 budget -= time.monotonic() - started
@@ -945,13 +1168,16 @@ class Grader:
             try:
                 argv = grade + ["--summary", "/out/summary.json", "--json", "/out/results.json",
                                 "--tap", "/out/tests.tap", "--xml", "/out/tests.xml",
-                                "--runs", str(o.runs)] + (["--no-timing"] if o.no_timing else [])
+                                "--runs", str(o.runs)]
+                if no_timing or o.no_timing:
+                    argv.append("--no-timing")
                 status, timed_out, tail = self.run_sandbox(
-                    kit, submission, out, max(1, int(budget)), gpu, argv,
+                    kit, submission, out, max(1, int(budget)), gpu, uid, argv,
                     os.path.join(folder, "report.txt"), problems, "report.txt")
             finally:
                 if gpu is not None:
                     self.gpus.put(gpu)
+            line["exit"] = status
             if timed_out:
                 with open(os.path.join(folder, "report.txt"), "ab") as file:
                     file.write(f"grade-class: grading stopped after {o.student_timeout} s (--student-timeout)\n".encode())
@@ -978,10 +1204,10 @@ class Grader:
         finally:
             self.remove(work)
 
-    def run_sandbox(self, kit, submission, out, seconds, gpu, argv, report, problems, what):
+    def run_sandbox(self, kit, submission, out, seconds, gpu, uid, argv, report, problems, what):
         """Runs ./grade in a sandbox, its output into report (cut at REPORT_CAP). Returns (exit
         status, whether the time limit stopped it, its last line of output)."""
-        command = self.sandbox.command(kit, submission, out, self.prepared.points, seconds, argv)
+        command = self.sandbox.command(kit, submission, out, self.prepared.points, seconds, argv, uid)
         env = sandbox_environment("" if gpu is None and self.gpus is not None else gpu,
                                   self.prepared.cuda_arch)
         started = time.monotonic()
@@ -1126,16 +1352,69 @@ def markdown(text):
     return text.replace("\n", "\\n").replace("\t", " ").replace("\r", "\\r")
 
 
+def why_not_graded(o, run, task, slurm_states):
+    """Why task `task` left an entry without a line: from the task's own state file and, on
+    Slurm, the job's state."""
+    state = read_task_state(o.out, run, task)
+    job = (state or {}).get("slurm_job") or slurm_job_of_task(o.out, run, task)
+    slurm = slurm_states.setdefault(job, slurm_state(job)) if job else None
+    on_slurm = ""
+    if job:
+        on_slurm = f" (Slurm job {job}: {slurm})" if slurm else f" (Slurm job {job}, which Slurm no longer lists: cancelled before it started, or ended long ago)"
+    if state is None:
+        return f"task {task} never started{on_slurm}"
+    what = state.get("state")
+    if what == "running":
+        return f"task {task} ended while grading, on {state.get('host')}{on_slurm}: killed, out of time or its machine failed"
+    if what == "stopped":
+        return f"task {task} was stopped by signal {state.get('signal')} on {state.get('host')}{on_slurm}: cancelled or out of time"
+    if what == "machine":
+        return f"task {task}: its machine ({state.get('host')}) cannot grade: {state.get('why')}"
+    return f"task {task} {what} without a line for this entry, on {state.get('host')}{on_slurm}: see logs/"
+
+
+def slurm_job_of_task(out, run, task):
+    try:
+        with open(os.path.join(out, "slurm.json"), encoding="utf-8") as file:
+            slurm = json.load(file)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(slurm, dict) or slurm.get("run") != run["run"]:
+        return None
+    return (slurm.get("tasks") or {}).get(str(task))
+
+
+def slurm_state(job):
+    """A Slurm job's state (TIMEOUT, CANCELLED, FAILED, ...), while Slurm remembers it."""
+    scontrol = shutil.which("scontrol")
+    if not scontrol or not re.fullmatch(r"[0-9]+(_[0-9]+)?", job):
+        return None
+    try:
+        result = subprocess.run([scontrol, "show", "job", "--oneliner", job], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    state = re.search(rb"\bJobState=(\S+)", result.stdout)
+    reason = re.search(rb"\bReason=(\S+)", result.stdout)
+    if not state:
+        return None
+    text = state.group(1).decode()
+    if reason and reason.group(1) not in (b"None",):
+        text += f", {reason.group(1).decode()}"
+    return text
+
+
 def merge(o, run):
-    slices = run["options"]["slices"]
+    tasks = run["options"]["tasks"]
     rows, missing, not_graded = [], [], 0
+    slurm_states = {}
     for entry in run["roster"]:
         line = read_line(o.out, entry["id"])
         if line is None or line.get("run") != run["run"] or line.get("id") != entry["id"]:
             missing.append(entry)
-            line = {"verdict": f"not graded (slice {entry['index'] % slices} did not finish)"
-                    if slices > 1 else "not graded (the run did not finish)", "problems": []}
-        if str(line.get("verdict", "")).startswith("not graded") and line.get("verdict") != "not graded on a GPU":
+            line = {"verdict": "not graded",
+                    "problems": [why_not_graded(o, run, entry["index"] % tasks, slurm_states)]}
+        if line.get("verdict") == "not graded":
             not_graded += 1
         problems = line.get("problems") or []
         rows.append([entry["name"], entry["id"], str(line.get("verdict")),
@@ -1151,7 +1430,7 @@ def merge(o, run):
     write_atomically(os.path.join(o.out, "class.csv"), text.getvalue().encode("utf-8"))
 
     md = [f"# {run['lab']}: the class table", "",
-          f"Run `{run['run']}`, seed {run['options']['seed']}, "
+          f"Run `{run['run']}` (prepared {run['created']}), seed {run['options']['seed']}, "
           f"{'correctness only' if run['options']['no_timing'] else 'timed'}, "
           f"{len(rows)} roster entries. Names as handed in (escaped); the id is the student's folder under `students/`.", "",
           "| name | id | verdict | passed | failed | time / reference | points | problems |",
@@ -1173,24 +1452,17 @@ def merge(o, run):
 
 
 def check_merge_roster(o, run):
-    """The merge lists the run's roster; it says so when --submissions has changed since. The
-    grading options it is given (it needs none) must be the run's."""
-    if run.get("submissions") != o.submissions:
-        raise Fail(EXIT_USAGE, f"--out holds the run of '{run.get('submissions')}', not of '{o.submissions}'")
-    options = run["options"]
-    for option, mine, theirs in (("--points", os.path.realpath(o.points), options.get("points")),
-                                 ("--seed", o.seed, options.get("seed")),
-                                 ("--runs", o.runs, options.get("runs")),
-                                 ("--no-timing", o.no_timing, options.get("no_timing")),
-                                 ("--student-timeout", o.student_timeout, options.get("student_timeout"))):
-        if option in o.given and mine != theirs:
-            raise Fail(EXIT_USAGE, f"--merge {option}: the run in --out was graded with {option} {theirs}, not {mine} (the merge needs no options but --out and --submissions)")
-    now = [escape_name(n) for n in sorted(os.listdir(os.fsencode(o.submissions)))]
+    """The merge lists the run's roster; it says so when --submissions has changed since."""
+    try:
+        now = [escape_name(n) for n in sorted(os.listdir(os.fsencode(run["submissions"])))]
+    except OSError as error:
+        print(f"grade-class: cannot list the run's --submissions '{run['submissions']}' ({error.strerror}): the table lists the run's roster", file=sys.stderr)
+        return True
     then = [e["name"] for e in run["roster"]]
     if now != then:
         added = len(set(now) - set(then))
         gone = len(set(then) - set(now))
-        print(f"grade-class: --submissions has changed since the run ({added} entries new, {gone} gone): the table lists the run's roster; grade again for the new ones", file=sys.stderr)
+        print(f"grade-class: --submissions has changed since the run ({added} entries new, {gone} gone): the table lists the run's roster; start a new run for the new ones", file=sys.stderr)
         return False
     return True
 
@@ -1214,17 +1486,29 @@ def detect_gpus(o):
     return [g.strip() for g in result.stdout.decode().splitlines() if re.fullmatch(r"[0-9]+", g.strip())]
 
 
-def grade_class(o):
-    if not o.merge and not os.path.isfile(o.points):
-        raise Fail(EXIT_USAGE, f"--points: no file '{o.points}'")
-    check_folders(o)
-    if o.merge:
-        run = read_run(o.out)
-        same = check_merge_roster(o, run)
-        status = merge(o, run)
-        return status if same else EXIT_INCOMPLETE
+def take_run(o):
+    """The run in --out, for --task, --merge and --slurm-rerun: its lab and options become o's."""
+    run = read_run(o.out)
+    if o.lab and o.lab != run["lab"]:
+        raise Fail(EXIT_USAGE, f"--out holds a run of {run['lab']}, not of {o.lab}")
+    o.lab, o.short = run["lab"], run["lab"].split("-")[0]
+    o.submissions = run["submissions"]
+    options = run["options"]
+    o.seed, o.runs, o.no_timing = options["seed"], options["runs"], options["no_timing"]
+    o.student_timeout = options["student_timeout"]
+    if o.task is not None and o.task >= options["tasks"]:
+        raise Fail(EXIT_USAGE, f"the run has {options['tasks']} tasks (0 to {options['tasks'] - 1}), not task {o.task}")
+    return run
+
+
+def grade_task(o, run, task):
+    """Grades the roster entries of one task of the run, on this machine."""
+    prepared = prepared_of(o, run)
     sandbox = Sandbox()
     gpus = detect_gpus(o)
+    tasks = run["options"]["tasks"]
+    mine = [e for e in roster_of(run) if e.index % tasks == task]
+    concurrency = min(o.jobs, len(mine)) or 1
     scratch = tempfile.mkdtemp(prefix="grade-class-")
     os.chmod(scratch, 0o711)
     grader = None
@@ -1236,20 +1520,13 @@ def grade_class(o):
 
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
-        sandbox.probe(scratch)
-        roster = read_roster(o)
-        mine = [e for e in roster if not o.slice or e.index % o.slice[1] == o.slice[0]]
-        where = f"slice {o.slice[0]}/{o.slice[1]}: " if o.slice else ""
-        say(f"{o.lab}: {where}{len(mine)} of {len(roster)} roster entries; preparing the kit (as make dist, built in {scratch})")
-        prepared = prepare_kit(o, scratch)
-        run_id, seed = run_identity(o, roster, prepared)
-        run = write_run(o, roster, run_id, seed)
-        concurrency = min(o.jobs, len(mine)) or 1
-        say(f"run {run_id}, seed {seed}; {len(mine)} to grade, {concurrency} at a time"
+        write_task_state(o.out, run, task, "running", entries=len(mine))
+        sandbox.probe(scratch, SANDBOX_UID_BASE)
+        say(f"run {run['run']}, task {task} of {tasks}: {len(mine)} roster entries, {concurrency} at a time"
             + (f", tests on GPU {','.join(gpus)} one at a time each" if gpus else ", no GPU"))
-        grader = Grader(o, run, prepared, sandbox, scratch, gpus)
-        done = 0
-        graded = 0
+        grader = Grader(o, run, prepared, sandbox, scratch, gpus, task, concurrency)
+        done = graded = 0
+        broken = None
         with concurrent.futures.ThreadPoolExecutor(max_workers=concurrency) as pool:
             futures = {pool.submit(grader.grade, entry): entry for entry in mine}
             try:
@@ -1262,7 +1539,14 @@ def grade_class(o):
                         done += 1
                         try:
                             line = future.result()
-                        except Interrupted:
+                        except (Interrupted, concurrent.futures.CancelledError):
+                            continue
+                        except MachineBroken as error:
+                            if broken is None:
+                                broken = str(error)
+                                grader.stop()
+                                for waiting in futures:
+                                    waiting.cancel()
                             continue
                         except Exception as error:  # a bug or a full disk: this entry has no line
                             say(f"[{done}/{len(mine)}] {entry.id}: no line ({type(error).__name__}: {error})")
@@ -1279,19 +1563,179 @@ def grade_class(o):
                 for future in futures:
                     future.cancel()
                 raise
-        if o.slice:
-            say(f"slice {o.slice[0]}/{o.slice[1]}: {graded} of {len(mine)} entries graded; ./grade-class {o.short} --merge --out ... writes the table")
-            return EXIT_COMPLETE if graded == len(mine) else EXIT_INCOMPLETE
-        return merge(o, run)
+        if broken is not None:
+            write_task_state(o.out, run, task, "machine", why=broken, graded=graded)
+            raise TaskRecorded(EXIT_MACHINE, f"this machine cannot grade (the lab's skeleton cannot be graded either): {broken}")
+        write_task_state(o.out, run, task, "finished", graded=graded)
+        say(f"task {task}: {graded} of {len(mine)} entries graded")
+        return EXIT_COMPLETE if graded == len(mine) else EXIT_INCOMPLETE
+    except Fail as failure:
+        if failure.status == EXIT_MACHINE and not isinstance(failure, TaskRecorded):
+            write_task_state(o.out, run, task, "machine", why=str(failure)[:500])
+        raise
     except Interrupted:
         if grader:
             grader.stop()
-        print(f"grade-class: stopped by signal {interrupted[0] if interrupted else '?'}: the gradings in progress were stopped; run the same command again to finish", file=sys.stderr)
+        number = interrupted[0] if interrupted else 0
+        write_task_state(o.out, run, task, "stopped", signal=number)
+        print(f"grade-class: stopped by signal {number or '?'}: the gradings in progress were stopped; grade the task again to finish", file=sys.stderr)
         return EXIT_INCOMPLETE
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
         Grader.remove(scratch)
+
+
+# ---------------------------------------------------------------------------------------------
+# Slurm
+
+def sbatch(arguments):
+    """Submits one job; returns its id."""
+    try:
+        result = subprocess.run(["sbatch", "--parsable", *arguments], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    except FileNotFoundError:
+        raise Fail(EXIT_MACHINE, "sbatch is not on PATH: --slurm submits through Slurm")
+    except subprocess.TimeoutExpired:
+        raise Fail(EXIT_MACHINE, "sbatch did not answer within 300 s")
+    if result.returncode != 0:
+        why = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise Fail(EXIT_MACHINE, f"sbatch refused the job: {why[-1] if why else 'exit %d' % result.returncode}")
+    job = result.stdout.decode().strip().split(";")[0]
+    if not re.fullmatch(r"[0-9]+", job):
+        raise Fail(EXIT_MACHINE, f"sbatch answered '{job[:100]}', not a job id")
+    return job
+
+
+def task_minutes(run):
+    """A task's time limit: the worst case of its slice (every entry graded to its own time
+    limit, plus its build step and copies), so that hanging submissions never cut a slice."""
+    entries = len(run["roster"])
+    per_task = -(-entries // run["options"]["tasks"])
+    seconds = per_task * (run["options"]["student_timeout"] + 120) + 600
+    return -(-seconds // 60)
+
+
+def submit(o, run, tasks, slurm):
+    """Submits tasks (task numbers) of the run as one job array, then a merge job that runs
+    after it has ended; records the jobs in OUT/slurm.json."""
+    logs = os.path.join(o.out, "logs")
+    os.makedirs(logs, exist_ok=True)
+    common = [f"--chdir={ROOT}", *slurm["sbatch"]]
+    gres = [f"--gres=gpu:{slurm['gpus_per_task']}"] if slurm["gpus_per_task"] else []
+    array = sbatch([f"--array={','.join(str(t) for t in tasks)}", f"--job-name=grade-{run['lab'].split('-')[0]}",
+                    f"--time={task_minutes(run)}", *gres,
+                    f"--output={logs}/{run['run']}-task-%a-job-%A.out", *common,
+                    os.path.join(ROOT, "grader", "cluster", "grade-class.sbatch"), ROOT, o.out])
+    merge_job = sbatch([f"--dependency=afterany:{array}", "--job-name=merge-class", "--time=30",
+                        f"--output={logs}/{run['run']}-merge-job-%j.out", *common,
+                        os.path.join(ROOT, "grader", "cluster", "merge-class.sbatch"), ROOT, o.out])
+    for task in tasks:
+        slurm["tasks"][str(task)] = f"{array}_{task}"
+    slurm["merges"].append(merge_job)
+    write_atomically(os.path.join(o.out, "slurm.json"),
+                     (json.dumps(slurm, indent=1) + "\n").encode("utf-8"))
+    which = f"tasks {tasks[0]}-{tasks[-1]}" if len(tasks) > 1 else f"task {tasks[0]}"
+    say(f"run {run['run']}: job array {array} ({which}, {task_minutes(run)} min each), then job {merge_job} merges the class table into {o.out}/class.csv; logs in {logs}")
+    return EXIT_COMPLETE
+
+
+def rerun(o, run):
+    try:
+        with open(os.path.join(o.out, "slurm.json"), encoding="utf-8") as file:
+            slurm = json.load(file)
+    except (OSError, ValueError):
+        raise Fail(EXIT_USAGE, f"--out: '{o.out}' holds no run submitted with --slurm (no slurm.json)")
+    if slurm.get("run") != run["run"]:
+        raise Fail(EXIT_USAGE, f"--out: slurm.json is of the run {slurm.get('run')}, not of {run['run']}")
+    if "--sbatch" in o.given:
+        slurm["sbatch"] = o.sbatch
+    if "--gpus-per-task" in o.given:
+        slurm["gpus_per_task"] = o.gpus_per_task
+    return submit(o, run, [o.task], slurm)
+
+
+# ---------------------------------------------------------------------------------------------
+
+def grade_class(o):
+    check_folders(o)
+    if o.mode in ("grade", "slurm"):
+        if not os.path.isfile(o.points):
+            raise Fail(EXIT_USAGE, f"--points: no file '{o.points}'")
+        if o.mode == "slurm" and not shutil.which("sbatch"):
+            raise Fail(EXIT_MACHINE, "sbatch is not on PATH: --slurm submits through Slurm")
+        Sandbox()  # refuses now, before the build, on a machine without the sandbox's tools
+        run = prepare_run(o, o.tasks if o.mode == "slurm" else 1)
+        if o.mode == "slurm":
+            return submit(o, run, list(range(o.tasks)), {"run": run["run"], "tasks": {}, "merges": [],
+                                                      "sbatch": o.sbatch, "gpus_per_task": o.gpus_per_task})
+        status = grade_task(o, run, 0)
+        merged = merge(o, run)
+        return max(status, merged)
+    run = take_run(o)
+    if o.mode == "task":
+        return grade_task(o, run, o.task)
+    if o.mode == "rerun":
+        return rerun(o, run)
+    if o.mode == "gradebook":
+        return fill_gradebook(o, run)
+    same = check_merge_roster(o, run)
+    status = merge(o, run)
+    return status if same else EXIT_INCOMPLETE
+
+
+def fill_gradebook(o, run):
+    """The gradebook CSV with this run's points in column --assignment, matched to the roster
+    by the folder names in column --match. Never a 0 for a student without points: blank."""
+    try:
+        with open(o.gradebook, encoding="utf-8-sig", newline="") as file:
+            rows = list(csv.reader(file, strict=True))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise Fail(EXIT_USAGE, f"--gradebook: cannot read '{o.gradebook}' as a UTF-8 CSV file: {error}")
+    if not rows or o.match not in rows[0]:
+        raise Fail(EXIT_USAGE, f"--gradebook: no column '{o.match}' in its first row ({', '.join(rows[0][:8]) if rows else 'the file is empty'})")
+    header = rows[0]
+    key = header.index(o.match)
+    if o.assignment not in header:
+        header.append(o.assignment)
+        for row in rows[1:]:
+            row.append("")
+    column = header.index(o.assignment)
+    points = {}
+    for entry in run["roster"]:
+        line = read_line(o.out, entry["id"])
+        graded = line is not None and line.get("run") == run["run"] and line.get("score") is not None \
+            and line.get("verdict") not in ("not graded", "not graded on a GPU", "grading machine broken")
+        points[entry["name"]] = number(line["score"]) if graded else None
+    filled, blank, unknown = 0, [], []
+    for row in rows[1:]:
+        if len(row) <= max(key, column):
+            row.extend([""] * (max(key, column) + 1 - len(row)))
+        name = row[key]
+        if name not in points:
+            if name.strip():
+                unknown.append(name)
+            continue
+        if points[name] is None:
+            row[column] = ""
+            blank.append(name)
+        else:
+            row[column] = points[name]
+            filled += 1
+    matched = {row[key] for row in rows[1:]}
+    absent = [name for name in points if name not in matched]
+    text = io.StringIO(newline="")
+    csv.writer(text, lineterminator="\r\n").writerows(rows)
+    target = os.path.join(o.out, "gradebook-" + re.sub(r"[^A-Za-z0-9._-]+", "-", o.assignment).strip("-") + ".csv")
+    write_atomically(target, text.getvalue().encode("utf-8"))
+    say(f"{target}: points of run {run['run']} for {filled} students in column '{o.assignment}'")
+    for what, names in (("without points of this run (left blank)", blank),
+                        ("in the gradebook but not in the roster (left as they were)", unknown),
+                        ("in the roster but not in the gradebook", absent)):
+        if names:
+            shown = ", ".join(escape_name(n.encode("utf-8", "surrogateescape"), one_line=True) for n in names[:10])
+            print(f"grade-class: {len(names)} {what}: {shown}{' ...' if len(names) > 10 else ''}", file=sys.stderr)
+    return EXIT_COMPLETE if not blank and not absent else EXIT_INCOMPLETE
 
 
 def main(argv):

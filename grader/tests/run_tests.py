@@ -3,7 +3,7 @@
 N skipped". Without a GPU the checks that need one skip, each with its reason.
 
 Parts (TEST_PARTS picks some, e.g. TEST_PARTS="unit cli"): unit, cli, checks, labs, variants,
-exploits, reports, dist, class, sanitize. EXPLOITS, a regular expression over "lab/name", picks
+exploits, reports, dist, gradescope, class, slurm, sanitize. EXPLOITS, a regular expression over "lab/name", picks
 some of the exploits.
 
 Every verdict is read from what the results model writes (summary.json, results.json), never
@@ -16,14 +16,13 @@ import json
 import os
 import re
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORK = os.path.join(ROOT, "build", "test")
-PARTS = "unit cli checks labs variants exploits reports dist class sanitize".split()
+PARTS = "unit cli checks labs variants exploits reports dist gradescope class slurm sanitize".split()
 
 
 class Tally:
@@ -183,6 +182,23 @@ def part_cli():
     if os.path.isdir(os.path.join(ROOT, "grader", "variants")):
         status, output = run(["./grade", "lab5", "--variant", "list"])
         tally.check("grade lab5 --variant list", "pass" if "no-barrier-before-commit" in output else "fail")
+    print("== ./grade-class command line: every bad input refused with one line and exit 2")
+    folder = tempfile.mkdtemp(dir=WORK)
+    for description, message, *arguments in [
+        ("no --out", "--out DIR is needed", "lab5", "--submissions", folder),
+        ("no lab", "which lab?", "--submissions", folder, "--out", folder + "/out"),
+        ("no run in --out", "holds no run", "--task", "0", "--out", folder),
+        ("zero tasks", "--slurm must be 1 to", "lab5", "--slurm", "0", "--submissions", folder, "--out", folder + "/o"),
+        ("two modes", "do not go together", "--merge", "--task", "1", "--out", folder),
+        ("grading options on a merge", "takes the run's options", "--merge", "--seed", "1", "--out", folder),
+        ("--sbatch without --slurm", "goes with --slurm", "lab5", "--sbatch=--hold", "--submissions", folder, "--out", folder + "/o"),
+        ("a bad --cuda-arch", "--cuda-arch takes", "lab5", "--cuda-arch", "sm_90", "--submissions", folder, "--out", folder + "/o"),
+        ("--out inside --submissions", "inside --submissions", "lab5", "--submissions", folder, "--out", folder + "/inner"),
+    ]:
+        status, output = run(["./grade-class", *arguments])
+        tally.check(f"grade-class {description}"[:64], "pass" if status == 2 and message in output and len(output.strip().splitlines()) == 1 else "fail",
+                    f"exit {status}: {output.strip()[:200]}")
+    shutil.rmtree(folder, ignore_errors=True)
     print("== make bench command line")
     for description, *arguments in [("input too small", "--bytes", "12"), ("too few runs", "--runs", "3"),
                                     ("unknown option", "--fast"), ("missing value", "--seed")]:
@@ -411,39 +427,276 @@ def part_dist():
                         "pass" if status == 0 and summary.get("time_ratio") else "fail", f"exit {status}")
 
 
-def part_class():
-    print("== ./grade-class lab5: a class (right, wrong, crashing, hanging, chatty, not compiling, missing,")
-    print("   odd names, links, a hostile constructor), each in a sandbox, in 2 slices, then merged")
-    fixture = os.path.join(WORK, "class-fixture")
+def class_fixture(name):
+    fixture = os.path.join(WORK, name)
     shutil.rmtree(fixture, ignore_errors=True)
     run(["bash", "grader/class-fixture.sh", fixture])
-    out = os.path.join(WORK, "class-out")
-    shutil.rmtree(out, ignore_errors=True)
-    common = ["./grade-class", "lab5", "--submissions", os.path.join(fixture, "submissions"), "--out", out,
-              "--no-timing", "--seed", "12345", "--student-timeout", "150"]
-    slices = [subprocess.Popen(common + ["--slice", f"{k}/2"], cwd=ROOT, stdout=open(os.path.join(WORK, f"class-slice-{k}.log"), "w"),
-                               stderr=subprocess.STDOUT) for k in range(2)]
-    statuses = [process.wait() for process in slices]
-    if any(status == 4 for status in statuses):
-        tally.check("class: graded in a sandbox", "skip", "no sandbox here (bubblewrap): " + open(os.path.join(WORK, "class-slice-0.log")).read().strip()[-200:])
-        return
-    status, output = run(common + ["--merge"], log=os.path.join(WORK, "class-merge.log"))
-    tally.check("class: the merge has every roster entry (exit 0)", "pass" if status == 0 else "fail", f"exit {status}: {output.strip()[-200:]}")
+    return fixture
+
+
+def expected_rows(fixture, picked=None):
+    """(name, verdict, word) of the fixture's expected.tsv, names unescaped."""
+    for line in open(os.path.join(fixture, "expected.tsv"), encoding="utf-8", errors="surrogateescape"):
+        name, verdict, word = line.rstrip("\n").split("\t")
+        if "\\" in name:
+            name = name.encode("utf-8", "surrogateescape").decode("unicode_escape").encode("latin-1").decode("utf-8", "surrogateescape")
+        if picked is None or name in picked:
+            yield name, verdict, word
+
+
+def check_class_table(label, fixture, out, picked=None, not_graded=()):
+    """Every expected entry has its verdict in class.csv (on a machine without a GPU, the
+    GPU verdicts are "not graded on a GPU"); entries of not_graded are "not graded"."""
     import csv
     rows = list(csv.reader(open(os.path.join(out, "class.csv"), newline="")))
     by_name = {row[0]: row for row in rows[1:]}
     gpu = not any(row[2] == "not graded on a GPU" for row in rows[1:])
-    for line in open(os.path.join(fixture, "expected.tsv"), encoding="utf-8", errors="surrogateescape"):
-        name, verdict, word = line.rstrip("\n").split("\t")
-        name = name.encode("utf-8", "surrogateescape").decode("unicode_escape").encode("latin-1").decode("utf-8", "surrogateescape") if "\\" in name else name
+    for name, verdict, word in expected_rows(fixture, picked):
         want = verdict
-        if not gpu and verdict in ("passed", "failed", "timed out"):
+        if name in not_graded:
+            want, word = "not graded", not_graded[name]
+        elif not gpu and verdict in ("passed", "failed", "timed out"):
             want, word = "not graded on a GPU", "-"
         row = by_name.get(name)
         got = row[2] if row else None
         ok = got == want and (word == "-" or word in ",".join(row))
-        tally.check(f"class: {name!r} is '{want}'"[:64], "pass" if ok else "fail", f"class.csv says: {row}")
+        tally.check(f"{label}: {name!r} is '{want}'"[:72], "pass" if ok else "fail", f"class.csv says: {row}")
+    return rows
+
+
+def part_class():
+    print("== ./grade-class lab5 on this machine: a class (right, wrong, crashing, hanging, chatty, not")
+    print("   compiling, missing, odd names, links, a hostile constructor), each in a sandbox")
+    fixture = class_fixture("class-fixture")
+    out = os.path.join(WORK, "class-out")
+    shutil.rmtree(out, ignore_errors=True)
+    status, output = run(["./grade-class", "lab5", "--submissions", os.path.join(fixture, "submissions"),
+                          "--out", out, "--no-timing", "--seed", "12345", "--student-timeout", "150",
+                          "--jobs", str(min(4, os.cpu_count() or 1))], log=os.path.join(WORK, "class.log"))
+    if status == 4:
+        tally.check("class: graded in a sandbox", "skip", "this machine cannot grade a class: " + output.strip()[-200:])
+        return
+    tally.check("class: every roster entry graded (exit 0)", "pass" if status == 0 else "fail", f"exit {status}: {output.strip()[-200:]}")
+    check_class_table("class", fixture, out)
     check_reports("the class table", [("--csv", os.path.join(out, "class.csv"))])
+    check_gradebook(out)
+    # The same run's task again on a machine without Criterion: the task stops (exit 4) and
+    # says so; the merge names why the entries it did not grade have no line.
+    status, output = run(["./grade-class", "--task", "0", "--out", out], env={"CRITERION_PREFIX": "/nonexistent"},
+                         log=os.path.join(WORK, "class-no-criterion.log"))
+    state = read_json(os.path.join(out, "tasks", "0.json")) or {}
+    tally.check("class: a task on a machine without Criterion stops (exit 4)",
+                "pass" if status == 4 and state.get("state") == "machine" and "Criterion" in state.get("why", "") else "fail",
+                f"exit {status}, tasks/0.json: {state}; {output.strip()[-200:]}")
+    status, output = run(["./grade-class", "--merge", "--out", out], log=os.path.join(WORK, "class-merge.log"))
+    import csv
+    rows = list(csv.reader(open(os.path.join(out, "class.csv"), newline="")))
+    lost = [row for row in rows[1:] if row[2] == "not graded"]
+    tally.check("class: the merge names the machine that could not grade",
+                "pass" if status == 1 and lost and all("cannot grade" in row[8] and "Criterion" in row[8] for row in lost) else "fail",
+                f"exit {status}: {lost[:2]}")
+
+
+def check_gradebook(out):
+    """./grade-class --gradebook: a Canvas-like export (a row per roster name, a "Points
+    Possible" row, a student not in the roster) gets each student's points of the run; blank
+    where the run has none (never 0), other cells untouched."""
+    import csv
+    run_json = read_json(os.path.join(out, "run.json")) or {}
+    roster = run_json.get("roster", [])
+    exported = os.path.join(WORK, "gradebook-export.csv")
+    with open(exported, "w", newline="", encoding="utf-8") as file:
+        writer = csv.writer(file)
+        writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 4 (12)"])
+        writer.writerow(["    Points Possible", "", "", "", "", "52"])
+        for number, entry in enumerate(roster):
+            writer.writerow([f"Student {number}", str(1000 + number), "", entry["name"], "A", "7"])
+        writer.writerow(["Zed", "999", "", "zed-not-in-the-class", "A", "7"])
+    status, output = run(["./grade-class", "--gradebook", exported, "--match", "SIS Login ID",
+                          "--assignment", "Lab 5 (13)", "--out", out])
+    filled = os.path.join(out, "gradebook-Lab-5-13.csv")
+    if not os.path.isfile(filled):
+        tally.check("class: --gradebook fills an exported gradebook", "fail", f"exit {status}: {output.strip()[-200:]}")
+        return
+    rows = list(csv.reader(open(filled, newline="", encoding="utf-8")))
+    wrong, blanks = [], 0
+    for entry, row in zip(roster, rows[2:]):
+        line = read_json(os.path.join(out, "students", entry["id"], "line.json")) or {}
+        counted = line.get("score") is not None and line.get("verdict") not in ("not graded", "not graded on a GPU", "grading machine broken")
+        want = f"{line['score']:g}" if counted else ""
+        blanks += not counted
+        if row[6:] != [want] or row[3] != entry["name"] or row[5] != "7":
+            wrong.append((entry["name"], row[5:], want))
+    untouched = rows[0][:6] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 4 (12)"] \
+        and rows[-1] == ["Zed", "999", "", "zed-not-in-the-class", "A", "7", ""]
+    tally.check("class: --gradebook puts each student's points (blank, never 0, without any)",
+                "pass" if not wrong and untouched and rows[0][6] == "Lab 5 (13)" and status == (1 if blanks else 0) else "fail",
+                f"exit {status}, {len(wrong)} wrong: {wrong[:3]}; {output.strip()[-200:]}")
+
+
+# A few of the class fixture's entries, one of each kind (the verdicts themselves are checked
+# by part class).
+SLURM_PICKED = ("ada", "blocks-rounded-down", "syntax-error", "wrong-file-name", "linked-to-ada",
+                "new\nline ..")
+
+
+def part_slurm():
+    print("== ./grade-class lab5 --slurm through a real Slurm (munge, slurmctld, slurmd on this")
+    print("   machine): a job array, a task cancelled and named by the merge, that task run again,")
+    print("   and a new run whose tasks never ran shows none of the old run's results")
+    from local_slurm import LocalSlurm
+    cluster = LocalSlurm(os.path.join(WORK, "slurm"))
+    why = cluster.start()
+    if why:
+        cluster.stop()
+        tally.check("slurm: grading a class through Slurm", "skip", why)
+        return
+    try:
+        slurm_flow(cluster)
+    finally:
+        cluster.stop()
+
+
+def slurm_flow(cluster):
+    import csv
+    fixture = class_fixture("slurm-fixture")
+    submissions = os.path.join(fixture, "submissions")
+    names = {n for n, _, _ in expected_rows(fixture)}
+    missing = [n for n in SLURM_PICKED if n not in names]
+    if missing:
+        tally.check("slurm: the fixture has the picked entries", "fail", f"not in expected.tsv: {missing}")
+        return
+    for entry in os.listdir(os.fsencode(submissions)):
+        if os.fsdecode(entry) not in SLURM_PICKED:
+            path = os.path.join(os.fsencode(submissions), entry)
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path)
+            else:
+                os.unlink(path)
+    out = os.path.join(WORK, "slurm-out")
+    shutil.rmtree(out, ignore_errors=True)
+    # Held, so that task 1 can be cancelled before it starts; then released.
+    submit = ["./grade-class", "lab5", "--slurm", "3", "--submissions", submissions, "--out", out,
+              "--no-timing", "--seed", "12345", "--student-timeout", "150", "--cuda-arch", "90",
+              "--gpus-per-task", "0", "--sbatch=--hold"]
+    status, output = cluster.run(submit, timeout=900)
+    slurm = read_json(os.path.join(out, "slurm.json")) or {}
+    tally.check("slurm: the run is prepared and submitted (exit 0)", "pass" if status == 0 and slurm.get("tasks") else "fail",
+                f"exit {status}: {output.strip()[-300:]}")
+    if status != 0 or not slurm.get("tasks"):
+        return
+    array = slurm["tasks"]["0"].split("_")[0]
+    merge = slurm["merges"][-1]
+    cluster.run(["scancel", slurm["tasks"]["1"]])
+    cluster.run(["scontrol", "release", array])
+    cluster.run(["scontrol", "release", merge])
+    final = cluster.wait(merge)
+    tally.check("slurm: the merge fails when a task was cancelled", "pass" if final == "FAILED" else "fail", f"merge job {merge}: {final}")
+    run_json = read_json(os.path.join(out, "run.json")) or {}
+    task_one = {e["name"]: "task 1 never started" for e in run_json.get("roster", []) if e["index"] % 3 == 1}
+    check_class_table("slurm, task 1 cancelled", fixture, out, SLURM_PICKED, task_one)
+    rows = list(csv.reader(open(os.path.join(out, "class.csv"), newline="")))
+    cancelled = [row for row in rows[1:] if row[2] == "not graded"]
+    tally.check("slurm: the merge names the cancelled task's job",
+                "pass" if cancelled and all(slurm["tasks"]["1"] in row[8] and "cancelled" in row[8] for row in cancelled) else "fail", f"{cancelled}")
+    logs = os.listdir(os.path.join(out, "logs")) if os.path.isdir(os.path.join(out, "logs")) else []
+    tally.check("slurm: the jobs' logs are under --out/logs", "pass" if any("-task-0-" in l for l in logs) and any("-merge-" in l for l in logs) else "fail", f"{logs}")
+
+    status, output = cluster.run(["./grade-class", "--slurm-rerun", "1", "--out", out, "--gpus-per-task", "0"])
+    slurm = read_json(os.path.join(out, "slurm.json")) or {}
+    merge = (slurm.get("merges") or [None])[-1]
+    # The run's sbatch options hold for its reruns: --hold too.
+    cluster.run(["scontrol", "release", slurm.get("tasks", {}).get("1", "none").split("_")[0]])
+    cluster.run(["scontrol", "release", str(merge)])
+    final = cluster.wait(merge) if status == 0 and merge else f"exit {status}: {output.strip()[-200:]}"
+    tally.check("slurm: task 1 run again alone, then the merge completes", "pass" if final == "COMPLETED" else "fail", f"merge job {merge}: {final}")
+    check_class_table("slurm, complete", fixture, out, SLURM_PICKED)
+    check_reports("the Slurm class table", [("--csv", os.path.join(out, "class.csv"))])
+
+    # A new run whose tasks are all cancelled: the table must not show the old run's verdicts.
+    status, output = cluster.run(submit, timeout=900)
+    slurm = read_json(os.path.join(out, "slurm.json")) or {}
+    if status == 0 and slurm.get("tasks"):
+        array = slurm["tasks"]["0"].split("_")[0]
+        merge = slurm["merges"][-1]
+        cluster.run(["scancel", array])
+        cluster.run(["scontrol", "release", merge])
+        final = cluster.wait(merge)
+    rows = list(csv.reader(open(os.path.join(out, "class.csv"), newline="")))
+    tally.check("slurm: a new run whose tasks never ran shows no older result",
+                "pass" if status == 0 and final == "FAILED" and len(rows) == len(SLURM_PICKED) + 1
+                and all(row[2] == "not graded" for row in rows[1:]) else "fail",
+                f"exit {status}, merge {final}: {[row[2] for row in rows[1:]]}")
+
+
+def part_gradescope():
+    print("== make gradescope: lab 4's autograder bundle in an emulated /autograder (setup.sh once,")
+    print("   then run_autograder for a right, a wrong, a non-compiling, a misnamed and a missing file)")
+    import zipfile
+    tarball = os.path.join(ROOT, "build", "dist", "cuda-histogram-labs.tar.gz")
+    # make dist is slow (every reference for five architectures): part dist has made it already.
+    if os.path.isfile(tarball):
+        status, output = run([sys.executable, "grader/gradescope/make_bundles.py"])
+    else:
+        status, output = run(["make", "gradescope"], log=os.path.join(WORK, "make-gradescope.log"))
+    bundle = os.path.join(ROOT, "build", "gradescope", "lab4-text-histogram.zip")
+    tally.check("make gradescope writes a bundle a lab", "pass" if status == 0 and os.path.isfile(bundle) else "fail",
+                f"exit {status}: {output.strip()[-200:]}")
+    if status != 0 or not os.path.isfile(bundle):
+        return
+    with zipfile.ZipFile(bundle) as archive:
+        modes = {info.filename: (info.external_attr >> 16) & 0o777 for info in archive.infolist()}
+    tally.check("the bundle has setup.sh and run_autograder at its top, executable",
+                "pass" if modes.get("setup.sh") == 0o755 and modes.get("run_autograder") == 0o755 else "fail", f"{modes}")
+    base = os.path.join(WORK, "gradescope")
+    shutil.rmtree(base, ignore_errors=True)
+    image = os.path.join(base, "image")
+    os.makedirs(os.path.join(image, "source"))
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extractall(os.path.join(image, "source"))
+    for name, mode in modes.items():
+        os.chmod(os.path.join(image, "source", name), mode)
+    status, output = run(["bash", os.path.join(image, "source", "setup.sh")], log=os.path.join(WORK, "gradescope-setup.log"))
+    tally.check("setup.sh prepares the kit", "pass" if status == 0 else "fail", f"exit {status}: {output.strip()[-300:]}")
+    if status != 0:
+        return
+    solution = os.path.join(ROOT, "solutions", "lab4-text-histogram", "lab4.cu")
+    if not os.path.isfile(solution):
+        return
+    right = open(solution).read()
+    wrong = right.replace("histogram[position / LETTERS_PER_BIN]++;", "histogram[0]++;", 1)
+    cases = [  # name, {path in the upload: content}, the verdict results.json must give, a word
+        ("right", {"lab4.cu": right}, None, "-"),
+        ("wrong", {"lab4.cu": wrong}, "failed", "sequential"),
+        ("does-not-compile", {"lab4.cu": right.replace("histogram[bin] = 0;", "histogram[bin] = ;", 1)},
+         "does not compile", "error"),
+        ("misnamed", {"work/Lab4 final.cu": right, "notes.txt": "my notes\n"}, None, "-"),
+        ("missing", {"notes.txt": "my notes\n", "lab3.cu": "int main(void) { return 0; }\n"}, "no file", "notes.txt"),
+    ]
+    for name, files, verdict, word in cases:
+        root = os.path.join(base, name)
+        shutil.copytree(image, root, symlinks=True)
+        for path, content in files.items():
+            os.makedirs(os.path.dirname(os.path.join(root, "submission", path)), exist_ok=True)
+            with open(os.path.join(root, "submission", path), "w") as file:
+                file.write(content)
+        os.makedirs(os.path.join(root, "results"))
+        status, output = run([os.path.join(root, "source", "run_autograder")], env={"AUTOGRADER_ROOT": root},
+                             log=os.path.join(WORK, f"gradescope-{name}.log"))
+        results = read_json(os.path.join(root, "results", "results.json"))
+        if results is None:
+            tally.check(f"gradescope: {name}: a results.json", "fail", f"exit {status}: {output.strip()[-300:]}")
+            continue
+        check_reports(f"the Gradescope {name} submission", [("--results-json", os.path.join(root, "results", "results.json"))])
+        said = results.get("output", "")
+        gpu = "graded on the course's GPU machines" not in said
+        want = verdict or ("passed" if gpu else "not graded on a GPU")
+        tests = " ".join(f"{t.get('name')} {t.get('status')} {t.get('output', '')}" for t in results.get("tests", []))
+        ok = said.startswith(f"lab4-text-histogram: {want}.") and (word == "-" or word in said + tests)
+        if want == "not graded on a GPU":
+            ok = ok and "sequential" in tests and "failed" not in [t.get("status") for t in results.get("tests", []) if "sequential" in t.get("name", "")]
+        tally.check(f"gradescope: {name}: '{want}'", "pass" if ok else "fail", f"exit {status}: {said[:300]}")
+    shutil.rmtree(base, ignore_errors=True)
 
 
 def part_sanitize():
