@@ -1344,7 +1344,8 @@ def number(value, digits=None):
         return ""
     if digits is not None:
         return f"{value:.{digits}f}"
-    return f"{value:g}"
+    # Points are in cents: never rounded further, never in exponent notation.
+    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def markdown(text):

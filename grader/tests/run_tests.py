@@ -523,7 +523,7 @@ def check_gradebook(out):
     for entry, row in zip(roster, rows[2:]):
         line = read_json(os.path.join(out, "students", entry["id"], "line.json")) or {}
         counted = line.get("score") is not None and line.get("verdict") not in ("not graded", "not graded on a GPU", "grading machine broken")
-        want = f"{line['score']:g}" if counted else ""
+        want = f"{line['score']:.2f}".rstrip("0").rstrip(".") if counted else ""
         blanks += not counted
         if row[6:] != [want] or row[3] != entry["name"] or row[5] != "7":
             wrong.append((entry["name"], row[5:], want))
