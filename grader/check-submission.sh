@@ -43,6 +43,17 @@ tool() { # NAME: the path of a tool ($NM, $READELF, $OBJDUMP override), else exi
     elif [ -x "/usr/bin/$path" ]; then echo "/usr/bin/$path"
     else broken "$path is missing (binutils), and checking a submission needs it"; fi
 }
+as_written() { # SYMBOL: the call as the source wrote it, where glibc's headers renamed it
+    # (_FORTIFY_SOURCE, on by default in Ubuntu's gcc, turns open into __open_2 and longjmp
+    # into __longjmp_chk; setjmp is a macro for _setjmp)
+    case $1 in
+    _setjmp | __sigsetjmp) echo setjmp ;;
+    __*_chk) local plain=${1#__}; echo "${plain%_chk}" ;;
+    __*_2) local plain=${1#__}; echo "${plain%_2}" ;;
+    *) echo "$1" ;;
+    esac
+}
+
 scratch() {
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-submission.XXXXXX") || broken "no temporary folder"
     trap 'rm -rf -- "$tmp"' EXIT
@@ -275,7 +286,7 @@ object() {
         END { finish() }' "$tmp/code" >"$tmp/refs"
 
     # (a) Undefined symbols, weak ones too: each in the list, and used only where it says.
-    local name kind rule
+    local name kind rule written
     while read -r name kind _; do
         rule=refused
         for i in ${deny[@]+"${deny[@]}"}; do case $name in $i) rule=denied; break ;; esac; done
@@ -295,7 +306,12 @@ object() {
                     $5 == name && !(s in code) { bad = 1 }
                     END { exit !bad }' "$tmp/relocations" || continue ;;
         esac
-        problems+=("$source: calls $name, which a lab may not call")
+        written=$(as_written "$name")
+        if [ "$written" = "$name" ]; then
+            problems+=("$source: calls $name, which a lab may not call")
+        else
+            problems+=("$source: calls $written, which a lab may not call (the object names it $name)")
+        fi
     done <"$tmp/undefined"
 
     # (b) Sections: each in the list (a relocation section where the one it relocates is), none

@@ -88,6 +88,12 @@ KillWait=5
 NodeName={host} CPUs={cpus} State=UNKNOWN
 PartitionName=grading Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 """)
+        # The job uses no cgroup (proctrack/linuxproc, task/none), but slurmd 22.05 loads a cgroup
+        # plugin at start anyway; cgroup/v2 needs systemd's dbus and enabled controllers, which a
+        # container lacks (the GPU machine's gVisor has neither), while cgroup/v1 without automount
+        # mounts nothing and starts wherever slurmd does.
+        with open(self.path("cgroup.conf"), "w") as file:
+            file.write("CgroupPlugin=cgroup/v1\nCgroupAutomount=no\n")
         self.started = True
         steps = [
             [self.daemon("munged"), "--force", f"--key-file={key}", f"--socket={self.socket}",
@@ -100,7 +106,9 @@ PartitionName=grading Nodes=ALL Default=YES MaxTime=INFINITE State=UP
             result = subprocess.run(command, env=self.env, stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, timeout=60)
             if result.returncode != 0:
-                return f"{os.path.basename(command[0])} did not start: {result.stdout.decode(errors='replace').strip()[-200:]}"
+                name = os.path.basename(command[0])
+                said = result.stdout.decode(errors="replace").strip() or self.last_error(name)
+                return f"{name} did not start: {said[-200:]}"
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             state = self.run(["sinfo", "--noheader", "--format=%T"])[1].strip()
@@ -108,6 +116,17 @@ PartitionName=grading Nodes=ALL Default=YES MaxTime=INFINITE State=UP
                 return None
             time.sleep(1)
         return f"the node did not come up (sinfo says '{state}'); see {self.path('log')}"
+
+    def last_error(self, daemon):
+        """The last error or fatal line of a daemon's log ("" if none): slurmd says why it
+        stopped there, not on its output."""
+        log = self.path("log", daemon + ".log")
+        try:
+            with open(log, errors="replace") as file:
+                lines = [line.strip() for line in file if "error:" in line or "fatal:" in line]
+        except OSError:
+            return ""
+        return lines[-1] if lines else ""
 
     @staticmethod
     def daemon(name):

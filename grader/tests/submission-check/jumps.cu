@@ -1,4 +1,4 @@
-// expect object: calls _setjmp, which a lab may not call
+// expect object: calls setjmp, which a lab may not call
 // expect object: calls longjmp, which a lab may not call
 // Jumping back into the grader's code past its checks.
 #include <csetjmp>
