@@ -5,6 +5,7 @@
 #   make all             every lab, yours and the solutions
 #   make test            build everything and run every test (see README.md)
 #   make bench           time every lab's reference, CUB and a copy on 1 GiB inputs (GPU)
+#   make bench-grade     time ./grade on every lab's reference: how long feedback takes (GPU)
 #   make dist            the students' tarball, without the solutions (build/dist/)
 #   make gradescope      Gradescope autograder bundles, one a lab (build/gradescope/)
 #   make clean           remove build/
@@ -37,6 +38,7 @@ DETECTED_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheade
 CUDA_ARCH ?= $(DETECTED_ARCH)
 ifeq ($(strip $(CUDA_ARCH)),)
 override CUDA_ARCH := 75 80 86 89 90
+NO_GPU_HERE := 1
 endif
 # Machine code for each architecture, and PTX of the newest so that later GPUs can run it too.
 GENCODE := $(foreach arch,$(CUDA_ARCH),-gencode arch=compute_$(arch),code=sm_$(arch)) \
@@ -60,8 +62,8 @@ VARIANT_NVCCFLAGS := $(NVCC_COMMON_FLAGS) \
                      -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=sm_$(lastword $(CUDA_ARCH))
 LDFLAGS := $(CRITERION_LDFLAGS)
 
-COMMON := cuda_check timing inputs reference compare report device counting histogram_demo \
-          bandwidth cub_histogram
+COMMON := cuda_check timing inputs reference repeated_text compare report device counting histogram_demo \
+          bandwidth cub_histogram l2_cache
 COMMON_OBJECTS := $(COMMON:%=build/common/%.o)
 # The harness writes the grading record that the results model reads (grader/results/records.c).
 HARNESS_OBJECTS := $(patsubst grader/harness/%.c,build/harness/%.o,$(wildcard grader/harness/*.c)) \
@@ -71,11 +73,11 @@ VARIANTS := $(patsubst grader/variants/%.sed,%,$(wildcard grader/variants/*/*.se
 VARIANT_GRADERS := $(foreach variant,$(VARIANTS),build/variant/$(notdir $(variant))/$(patsubst %/,%,$(dir $(variant)))/grader)
 UNIT_OBJECTS := $(patsubst grader/unit/%.c,build/unit/%.o,$(wildcard grader/unit/*.c))
 
-.PHONY: help all test bench dist gradescope references clean criterion FORCE $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab)))
+.PHONY: help all test bench bench-grade dist gradescope references clean criterion FORCE $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab)))
 .DEFAULT_GOAL := help
 
 help:
-	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
 
 all: $(foreach lab,$(LABS),$(call short,$(lab))) build/unit/unit-tests build/bench/bench \
      build/results/results $(if $(HAVE_SOLUTIONS),$(foreach lab,$(LABS),solution-$(call short,$(lab))) \
@@ -95,13 +97,17 @@ dist:
 	       "tarball already"; exit 2; fi
 	@bash grader/make-dist.sh
 
-# The build of everything runs in parallel, one job a core.
+# The build of everything runs in parallel, one job a core. Without a GPU here (and no
+# CUDA_ARCH given) nothing it builds can run on one, so make test builds for the newest
+# architecture only, a third of the compile time (make dist still builds the tarball's
+# references for all of them).
+TEST_ARCH := $(if $(NO_GPU_HERE),CUDA_ARCH=$(lastword $(CUDA_ARCH)))
 test:
 	@if [ ! -f grader/tests/run_tests.py ]; then \
 	  echo "make test checks the kit itself and comes with its repository, not with the student" \
 	       "tarball: grade a lab with ./grade labN"; exit 2; fi
-	@$(MAKE) --no-print-directory -j$$(nproc) all
-	@python3 grader/tests/run_tests.py
+	@$(MAKE) --no-print-directory -j$$(nproc) $(TEST_ARCH) all
+	@$(TEST_ARCH) python3 grader/tests/run_tests.py
 
 clean:
 	rm -rf build
@@ -157,6 +163,9 @@ build/bench/bench: build/bench/bench.o build/bench/chart.o \
 
 bench: build/bench/bench
 	build/bench/bench --out build/bench
+
+bench-grade: $(foreach lab,$(LABS),solution-$(call short,$(lab)))
+	@python3 bench/grade_times.py --out build/bench
 
 build/unit/unit-tests: $(UNIT_OBJECTS) $(COMMON_OBJECTS) $(HARNESS_OBJECTS) build/bench/chart.o \
                       $(filter-out build/results/records.o,$(RESULTS_OBJECTS))

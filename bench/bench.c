@@ -16,6 +16,7 @@
 #include "inputs.h"
 #include "compare.h"
 #include "reference.h"
+#include "repeated_text.h"
 #include "references.h"
 #include "report.h"
 #include "timing.h"
@@ -177,17 +178,8 @@ static void make_input(int index, const struct bench_options *options, char *d_t
         if (block_length > options->bytes)
             block_length = options->bytes;
     }
-    CUDA_CHECK(cudaMemcpy(d_text, block, block_length, cudaMemcpyHostToDevice));
-    for (uint64_t filled = block_length; filled < options->bytes; filled *= 2) {
-        uint64_t piece = filled < options->bytes - filled ? filled : options->bytes - filled;
-        CUDA_CHECK(cudaMemcpy(d_text + filled, d_text, piece, cudaMemcpyDeviceToDevice));
-    }
-
-    unsigned long long whole[HISTOGRAM_BINS], part[HISTOGRAM_BINS];
-    cpu_histogram(block, block_length, whole);
-    cpu_histogram(block, options->bytes % block_length, part);
-    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
-        expected[bin] = whole[bin] * (options->bytes / block_length) + part[bin];
+    repeat_on_device(d_text, options->bytes, block, block_length);
+    histogram_of_repeated(block, block_length, options->bytes, expected);
     free(block);
 }
 

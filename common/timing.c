@@ -2,6 +2,7 @@
 #include "timing.h"
 
 #include "cuda_check.h"
+#include "l2_cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,8 @@ static double thread_cpu_ms(void)
     return (double)now.tv_sec * 1e3 + (double)now.tv_nsec / 1e6;
 }
 
-static double time_one_run(struct timed_variant *variant, cudaEvent_t start, cudaEvent_t stop)
+static double time_one_run(struct timed_variant *variant, const struct l2_cleaner *cleaner,
+                           cudaEvent_t start, cudaEvent_t stop)
 {
     CUDA_CHECK(cudaDeviceSynchronize());
     if (variant->on_host) {
@@ -49,6 +51,7 @@ static double time_one_run(struct timed_variant *variant, cudaEvent_t start, cud
         variant->run(variant->context);
         return thread_cpu_ms() - begin;
     }
+    leave_l2_clean(cleaner);
     CUDA_CHECK(cudaEventRecord(start, 0));
     variant->run(variant->context);
     /* The clock stops only when the whole device is idle: work a variant leaves running on
@@ -77,16 +80,16 @@ void time_alternating(struct timed_variant *variants, size_t count, int warmup_r
     }
     for (size_t v = 0; v < count; v++)
         variants[v].wrong_results = 0;
+    struct l2_cleaner cleaner = l2_cleaner_create();
 
     for (int run = 0; run < warmup_runs + timed_runs; run++) {
-        /* Each run starts one variant further on, so that each follows every other equally
-         * often: a run pays for the dirty lines in L2 that the one before it left (after a
-         * 256 MiB copy, lab 8's reference, always timed right after the copy, measured 10%
-         * slower than itself timed after another kernel, on the H200). */
+        /* Each run starts one variant further on, so that each takes every place in the order
+         * equally often. What the run before leaves in L2 does not follow a variant into its
+         * timed region: time_one_run leaves the cache clean first (l2_cache.h says why). */
         for (size_t step = 0; step < count; step++) {
             size_t v = (step + (size_t)run) % count;
             struct timed_variant *variant = &variants[v];
-            double ms = time_one_run(variant, start, stop);
+            double ms = time_one_run(variant, &cleaner, start, stop);
             if (variant->result_is_right && !variant->result_is_right(variant->context))
                 variant->wrong_results++;
             if (run >= warmup_runs)
@@ -106,6 +109,7 @@ void time_alternating(struct timed_variant *variants, size_t count, int warmup_r
     }
 
     free(samples);
+    l2_cleaner_destroy(&cleaner);
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
 }

@@ -36,11 +36,12 @@ double median_of(double *samples, size_t count);
 /* The smallest of samples; 0 for none. */
 double fastest_of(const double *samples, size_t count);
 
-/* Runs every variant warmup_runs times untimed, then timed_runs times timed, interleaved
- * each run starting one variant further on (v0 v1 v2, v1 v2 v0, v2 v0 v1, ...), so that each
- * follows every other equally often. A timed region starts on an idle device and ends when the device
- * is idle again, so work left running on any stream counts, and no run spills into another's
- * time. timed_runs below TIMING_MIN_RUNS is raised to it. */
+/* Runs every variant warmup_runs times untimed, then timed_runs times timed, interleaved,
+ * each run starting one variant further on (v0 v1 v2, v1 v2 v0, v2 v0 v1, ...). A device
+ * variant's timed region starts on an idle device whose L2 cache holds only clean lines of no
+ * variant's data (l2_cache.h), and ends when the device is idle again, so work left running on
+ * any stream counts, and no run spills into another's time. timed_runs below TIMING_MIN_RUNS
+ * is raised to it. */
 void time_alternating(struct timed_variant *variants, size_t count, int warmup_runs,
                       int timed_runs);
 

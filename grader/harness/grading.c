@@ -1,3 +1,4 @@
+#define _DEFAULT_SOURCE /* flock */
 #include "grading.h"
 
 #include "device.h"
@@ -7,6 +8,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 
 #ifndef KIT_DATA_DIR
 #define KIT_DATA_DIR "grader/data"
@@ -31,7 +35,7 @@ struct grading_options grading_options(void)
     options.seed = number_from_environment("GRADE_SEED", 20261122);
     options.timed_runs = (int)number_from_environment("GRADE_RUNS", 10);
     options.warmup_runs = 1;
-    options.timing_bytes = number_from_environment("GRADE_TIMING_BYTES", 256ull << 20);
+    options.timing_bytes = number_from_environment("GRADE_TIMING_BYTES", 128ull << 20);
     options.timing = getenv("GRADE_NO_TIMING") == NULL;
     options.input_file = getenv("GRADE_INPUT");
     if (options.input_file && !*options.input_file)
@@ -53,6 +57,11 @@ void require_gpu(void)
 
 void require_gpu_and_timing(void)
 {
+    /* ./grade runs the suite "speed" alone, after the others: a timed test elsewhere would be
+     * timed beside other tests. */
+    if (strcmp(criterion_current_test->category, "speed") != 0)
+        cr_assert_fail("grader defect: the timed test %s/%s is not in the suite speed",
+                       criterion_current_test->category, criterion_current_test->name);
     if (getenv("GRADE_NO_TIMING")) {
         record_current_test(TEST_NOT_ASKED, "timing skipped: --no-timing was given");
         cr_skip_test("timing skipped: --no-timing was given");
@@ -60,13 +69,29 @@ void require_gpu_and_timing(void)
     require_gpu();
 }
 
-void require_input_file_and_gpu(void)
+void require_input_file(void)
 {
     if (grading_options().input_file == NULL) {
         record_current_test(TEST_NOT_ASKED, "no --input FILE given");
         cr_skip_test("no --input FILE given");
     }
+}
+
+void require_input_file_and_gpu(void)
+{
+    require_input_file();
     require_gpu();
+}
+
+void take_turn_with_gpu_memory(void)
+{
+    /* The lock is on the grading record, which every test of one grading shares; the file
+     * descriptor stays open, and the lock held, until this test's process ends. */
+    const char *records = getenv("GRADE_RECORDS");
+    int descriptor = records && *records ? open(records, O_RDONLY | O_CLOEXEC) : -1;
+    if (descriptor >= 0 && flock(descriptor, LOCK_EX) != 0)
+        cr_assert_fail("cannot lock the grading record for a test that needs most of the GPU's "
+                       "memory: %s", strerror(errno));
 }
 
 void print_speed_banner(const char *what)

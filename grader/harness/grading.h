@@ -31,7 +31,14 @@ struct grading_options grading_options(void);
 void require_gpu(void);
 void require_gpu_and_timing(void);
 /* For the tests on the student's own --input file: not asked for without one. */
+void require_input_file(void);
 void require_input_file_and_gpu(void);
+
+/* For a test that needs most of the GPU's memory (a text past 4 GiB): waits until no other
+ * such test of this grading runs, and keeps the turn until the test process ends. The other
+ * tests run side by side (./grade --jobs); two of these at once could each find the memory free
+ * and then not both fit. */
+void take_turn_with_gpu_memory(void);
 
 /* One line naming the GPU and the timing setup, printed above every speed table. */
 void print_speed_banner(const char *what);

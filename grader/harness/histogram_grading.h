@@ -9,80 +9,67 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum text_source {
-    SOURCE_GENERATED,    /* generate_text(kind, seed, length) */
-    SOURCE_SHIPPED_TEXT, /* the public-domain English text in grader/data */
-    SOURCE_STUDENT_FILE, /* ./grade --input FILE; the test skips without one */
-};
+/* The correctness texts, in three groups: the edge sizes (0, 1, 31, 32, 33, 257 bytes, and 20
+ * bytes not starting on a 16-byte boundary), every distribution at about 1 MB (a prime length),
+ * and the long and real ones (16 MiB + 3, 1 MB starting off a boundary, the shipped English
+ * text). Each group is one test, which checks every text of it and reports each wrong one:
+ * a test is a process with a CUDA context of its own, and starting one took longer than the
+ * checks themselves (histogram_grading.c lists the texts). */
+enum text_group { SMALL_TEXTS, DISTRIBUTIONS, LONG_TEXTS };
 
-/* One correctness input. Plain data (no pointers): Criterion hands it to a fresh process. */
-struct text_case {
-    char name[48];
-    enum text_source source;
-    enum text_kind kind;
-    uint64_t length;
-    unsigned int offset; /* the text starts this many bytes past a 16-byte boundary */
-};
+/* Runs function three times on each text of the group, on fresh poisoned output each time,
+ * with guard bytes around the text and guard counters around the bins; fails the test with
+ * the table of bins and the likely mistake for each text where a run was wrong, the guards were
+ * touched or the text was modified. */
+void check_histogram_group(const char *function_name, histogram_function *function,
+                           enum text_group group);
 
-/* The correctness inputs every histogram function is graded on: the edge sizes, a prime
- * length, every distribution, texts that do not start on a 16-byte boundary (wide loads must
- * cope), the shipped text and the student's own file.
- * X(test_name, source, kind, length, offset) */
-#define HISTOGRAM_TEXT_CASES(X)                                                 \
-    X(empty_text, SOURCE_GENERATED, TEXT_ENGLISH_LIKE, 0, 0)                    \
-    X(one_byte, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 1, 0)                   \
-    X(bytes_31, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 31, 0)                  \
-    X(bytes_32, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 32, 0)                  \
-    X(bytes_33, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 33, 0)                  \
-    X(bytes_257, SOURCE_GENERATED, TEXT_ENGLISH_LIKE, 257, 0)                   \
-    X(english_like_prime, SOURCE_GENERATED, TEXT_ENGLISH_LIKE, 1000003, 0)      \
-    X(uniform_letters, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 999999, 0)       \
-    X(random_bytes, SOURCE_GENERATED, TEXT_RANDOM_BYTES, 1000003, 0)            \
-    X(one_letter, SOURCE_GENERATED, TEXT_ONE_LETTER, 1048579, 0)                \
-    X(long_runs, SOURCE_GENERATED, TEXT_LONG_RUNS, 3000017, 0)                  \
-    X(short_runs, SOURCE_GENERATED, TEXT_SHORT_RUNS, 1000037, 0)                \
-    X(no_letters, SOURCE_GENERATED, TEXT_NO_LETTERS, 65537, 0)                  \
-    X(english_like_16mib_odd, SOURCE_GENERATED, TEXT_ENGLISH_LIKE, (16u << 20) + 3, 0) \
-    X(bytes_20_starting_off_boundary, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 20, 9) \
-    X(english_like_starting_off_boundary, SOURCE_GENERATED, TEXT_ENGLISH_LIKE, 1000033, 5) \
-    X(jargon_file, SOURCE_SHIPPED_TEXT, TEXT_ENGLISH_LIKE, 0, 0)                \
-    X(your_input_file, SOURCE_STUDENT_FILE, TEXT_ENGLISH_LIKE, 0, 0)
+/* The same on the student's --input file (the test is not asked for without one). */
+void check_histogram_input_file(const char *function_name, histogram_function *function);
 
-/* Defines one Criterion test per text case for one histogram function. */
-#define HISTOGRAM_TEST(suite, function, test_name, source, kind, length, offset)          \
-    GRADED_TEST(suite, test_name,                                                         \
-                .init = source == SOURCE_STUDENT_FILE ? require_input_file_and_gpu         \
-                                                      : require_gpu,                       \
-                .description = source == SOURCE_STUDENT_FILE ? OPTIONAL_TEST : "",           \
-                .timeout = CORRECTNESS_TIMEOUT_S)                                         \
-    {                                                                                     \
-        const struct text_case text_case = {#test_name, source, kind, length, offset};   \
-        check_histogram_function(#function, function, &text_case);                        \
+/* Defines the correctness tests of one histogram function: a test a group of texts, and one on
+ * the file of --input. */
+#define HISTOGRAM_TESTS(suite, function)                                                     \
+    HISTOGRAM_GROUP_TEST(suite, function, small_texts, SMALL_TEXTS)                          \
+    HISTOGRAM_GROUP_TEST(suite, function, distributions, DISTRIBUTIONS)                      \
+    HISTOGRAM_GROUP_TEST(suite, function, long_texts, LONG_TEXTS)                            \
+    GRADED_TEST(suite, your_input_file, .init = require_input_file_and_gpu,                   \
+                .description = OPTIONAL_TEST, .timeout = CORRECTNESS_TIMEOUT_S)               \
+    {                                                                                        \
+        check_histogram_input_file(#function, function);                                     \
     }
-
-/* Runs function three times on the case's text, on fresh poisoned output each time, with
- * guard bytes around the text and guard counters around the bins; then fails the test with
- * the table of bins and the likely mistake if any run was wrong, the guards were touched or
- * the text was modified. */
-void check_histogram_function(const char *function_name, histogram_function *function,
-                              const struct text_case *text_case);
+#define HISTOGRAM_GROUP_TEST(suite, function, test_name, group)                              \
+    GRADED_TEST(suite, test_name, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)      \
+    {                                                                                        \
+        check_histogram_group(#function, function, group);                                   \
+    }
 
 /* The sequential histograms of lab 4 work on host memory. */
 typedef void host_histogram_function(const char *text, uint64_t length,
                                      unsigned long long histogram[HISTOGRAM_BINS]);
 
-/* Like HISTOGRAM_TEST, for a CPU function: runs without a GPU. */
-#define HOST_HISTOGRAM_TEST(suite, function, test_name, source, kind, length, offset) \
-    GRADED_TEST(suite, test_name, .timeout = CORRECTNESS_TIMEOUT_S,                    \
-                .description = source == SOURCE_STUDENT_FILE ? OPTIONAL_TEST : "")     \
-    {                                                                                  \
-        const struct text_case text_case = {#test_name, source, kind, length, offset}; \
-        check_host_histogram_function(#function, function, &text_case);         \
-    }
+/* check_histogram_group and check_histogram_input_file for a CPU function: one run, guard
+ * letters after the text. They need no GPU. */
+void check_host_histogram_group(const char *function_name, host_histogram_function *function,
+                                enum text_group group);
+void check_host_histogram_input_file(const char *function_name,
+                                     host_histogram_function *function);
 
-/* check_histogram_function for a CPU function: one run, guard letters after the text. */
-void check_host_histogram_function(const char *function_name, host_histogram_function *function,
-                                   const struct text_case *text_case);
+/* HISTOGRAM_TESTS for a CPU function. */
+#define HOST_HISTOGRAM_TESTS(suite, function)                                                \
+    HOST_HISTOGRAM_GROUP_TEST(suite, function, small_texts, SMALL_TEXTS)                     \
+    HOST_HISTOGRAM_GROUP_TEST(suite, function, distributions, DISTRIBUTIONS)                 \
+    HOST_HISTOGRAM_GROUP_TEST(suite, function, long_texts, LONG_TEXTS)                       \
+    GRADED_TEST(suite, your_input_file, .init = require_input_file,                           \
+                .description = OPTIONAL_TEST, .timeout = CORRECTNESS_TIMEOUT_S)               \
+    {                                                                                        \
+        check_host_histogram_input_file(#function, function);                                \
+    }
+#define HOST_HISTOGRAM_GROUP_TEST(suite, function, test_name, group)                         \
+    GRADED_TEST(suite, test_name, .timeout = CORRECTNESS_TIMEOUT_S)                           \
+    {                                                                                        \
+        check_host_histogram_group(#function, function, group);                              \
+    }
 
 /* A text of 2^32 + 257 bytes, built on the GPU, whose first bin holds more than 2^32 letters:
  * catches 32-bit indices and counters. Skips when the GPU has too little free memory. */

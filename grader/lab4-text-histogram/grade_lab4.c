@@ -12,13 +12,9 @@ _Static_assert(_Generic(&lab4_histogram_atomic, histogram_function *: 1, default
                "lab4_histogram_atomic must keep the histogram_function shape of the contract");
 
 /* Part A runs on the CPU: these tests need no GPU. */
-#define SEQUENTIAL_TEST(name, source, kind, length, offset) \
-    HOST_HISTOGRAM_TEST(sequential, lab4_histogram_sequential, name, source, kind, length, offset)
-HISTOGRAM_TEXT_CASES(SEQUENTIAL_TEST)
+HOST_HISTOGRAM_TESTS(sequential, lab4_histogram_sequential)
 
-#define ATOMIC_TEST(name, source, kind, length, offset) \
-    HISTOGRAM_TEST(atomic, lab4_histogram_atomic, name, source, kind, length, offset)
-HISTOGRAM_TEXT_CASES(ATOMIC_TEST)
+HISTOGRAM_TESTS(atomic, lab4_histogram_atomic)
 
 GRADED_TEST(atomic, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {

@@ -12,15 +12,9 @@ _Static_assert(_Generic(&lab5_histogram_private_global, histogram_function *: 1,
                    _Generic(&lab5_histogram_private_shared, histogram_function *: 1, default: 0),
                "lab 5's functions must keep the histogram_function shape of the contract");
 
-#define GLOBAL_TEST(name, source, kind, length, offset) \
-    HISTOGRAM_TEST(private_global, lab5_histogram_private_global, name, source, kind, length, \
-                   offset)
-HISTOGRAM_TEXT_CASES(GLOBAL_TEST)
+HISTOGRAM_TESTS(private_global, lab5_histogram_private_global)
 
-#define SHARED_TEST(name, source, kind, length, offset) \
-    HISTOGRAM_TEST(private_shared, lab5_histogram_private_shared, name, source, kind, length, \
-                   offset)
-HISTOGRAM_TEXT_CASES(SHARED_TEST)
+HISTOGRAM_TESTS(private_shared, lab5_histogram_private_shared)
 
 GRADED_TEST(private_global, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {

@@ -37,21 +37,13 @@ static void interleaved_as_chosen(const char *d_text, uint64_t length,
                                lab6_chosen_blocks(gpu_multiprocessors()));
 }
 
-#define CONTIGUOUS_7_TEST(name, source, kind, length, offset) \
-    HISTOGRAM_TEST(contiguous_7_chars_per_thread, contiguous_7, name, source, kind, length, offset)
-HISTOGRAM_TEXT_CASES(CONTIGUOUS_7_TEST)
+HISTOGRAM_TESTS(contiguous_7_chars_per_thread, contiguous_7)
 
-#define CONTIGUOUS_CHOSEN_TEST(name, source, kind, length, offset) \
-    HISTOGRAM_TEST(contiguous_as_chosen, contiguous_as_chosen, name, source, kind, length, offset)
-HISTOGRAM_TEXT_CASES(CONTIGUOUS_CHOSEN_TEST)
+HISTOGRAM_TESTS(contiguous_as_chosen, contiguous_as_chosen)
 
-#define INTERLEAVED_3_TEST(name, source, kind, length, offset) \
-    HISTOGRAM_TEST(interleaved_3_blocks, interleaved_3_blocks, name, source, kind, length, offset)
-HISTOGRAM_TEXT_CASES(INTERLEAVED_3_TEST)
+HISTOGRAM_TESTS(interleaved_3_blocks, interleaved_3_blocks)
 
-#define INTERLEAVED_CHOSEN_TEST(name, source, kind, length, offset) \
-    HISTOGRAM_TEST(interleaved_as_chosen, interleaved_as_chosen, name, source, kind, length, offset)
-HISTOGRAM_TEXT_CASES(INTERLEAVED_CHOSEN_TEST)
+HISTOGRAM_TESTS(interleaved_as_chosen, interleaved_as_chosen)
 
 GRADED_TEST(contiguous_as_chosen, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {

@@ -28,14 +28,9 @@ static void lab6_reference_as_chosen(const char *d_text, uint64_t length,
                                         reference_lab6_chosen_chars_per_thread());
 }
 
-#define AGGREGATED_TEST(name, source, kind, length, offset) \
-    HISTOGRAM_TEST(aggregated, lab7_histogram_aggregated, name, source, kind, length, offset)
-HISTOGRAM_TEXT_CASES(AGGREGATED_TEST)
+HISTOGRAM_TESTS(aggregated, lab7_histogram_aggregated)
 
-#define GLOBAL_AGGREGATED_TEST(name, source, kind, length, offset) \
-    HISTOGRAM_TEST(global_aggregated, lab7_histogram_global_aggregated, name, source, kind, \
-                   length, offset)
-HISTOGRAM_TEXT_CASES(GLOBAL_AGGREGATED_TEST)
+HISTOGRAM_TESTS(global_aggregated, lab7_histogram_global_aggregated)
 
 GRADED_TEST(aggregated, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {

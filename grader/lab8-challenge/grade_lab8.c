@@ -14,9 +14,7 @@
 _Static_assert(_Generic(&lab8_histogram, histogram_function *: 1, default: 0),
                "lab 8's function must keep the histogram_function shape of the contract");
 
-#define CHALLENGE_TEST(name, source, kind, length, offset) \
-    HISTOGRAM_TEST(challenge, lab8_histogram, name, source, kind, length, offset)
-HISTOGRAM_TEXT_CASES(CHALLENGE_TEST)
+HISTOGRAM_TESTS(challenge, lab8_histogram)
 
 GRADED_TEST(challenge, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {

@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORK = os.path.join(ROOT, "build", "test")
@@ -79,6 +80,12 @@ def mentions(results, summary, text):
     outputs = [test.get("output", "") for test in (results or {}).get("tests", [])]
     outputs += (summary or {}).get("problems", [])
     return any(text in output for output in outputs)
+
+
+def parallel_gradings():
+    """How many untimed gradings make test runs side by side: GRADINGS_AT_ONCE, or one a core up
+    to 8 (each runs its tests side by side too, ./grade --jobs)."""
+    return int(os.environ.get("GRADINGS_AT_ONCE") or min(8, os.cpu_count() or 1))
 
 
 def labs():
@@ -168,12 +175,12 @@ def part_cli():
     ]
     for description, message, *arguments in cases:
         expect_usage_error(description, message, *arguments)
-    status, output = run([os.path.join(ROOT, "grade"), "lab4", "--no-timing", "--filter", "sequential/bytes_257"],
+    status, output = run([os.path.join(ROOT, "grade"), "lab4", "--no-timing", "--filter", "sequential/small_texts"],
                          env={"TMPDIR": "/nonexistent/tmp"})
     tally.check("grade with an unusable TMPDIR (exit 4, says so)", "pass" if status == 4 and "temporary folder" in output else "fail",
                 f"exit {status}")
     # Paths are the caller's: run from another folder with a relative --summary.
-    status, output = run([os.path.join(ROOT, "grade"), "lab4", "--no-timing", "--filter", "sequential/bytes_257",
+    status, output = run([os.path.join(ROOT, "grade"), "lab4", "--no-timing", "--filter", "sequential/small_texts",
                           "--summary", "relative.json"], cwd=scratch)
     tally.check("grade from another folder writes relative paths there",
                 "pass" if os.path.exists(os.path.join(scratch, "relative.json")) else "fail", f"exit {status}")
@@ -265,7 +272,7 @@ def part_variants():
         return script, grade(short(lab), "--variant", name, "--no-timing", "--seed", "12345", *options,
                              name=f"{lab}-variant-{name}")
 
-    with concurrent.futures.ThreadPoolExecutor(int(os.environ.get("VARIANT_JOBS", "4"))) as pool:
+    with concurrent.futures.ThreadPoolExecutor(parallel_gradings()) as pool:
         for script, (status, summary, results, log) in pool.map(grade_variant, scripts):
             lab = os.path.basename(os.path.dirname(script))
             name = os.path.basename(script)[:-4]
@@ -284,23 +291,39 @@ def part_exploits():
     print("== the exploit suite of grader/exploits/ (each trick gets the verdict it must)")
     # EXPLOITS, a regular expression over "lab/name", picks some (a GPU run in parts).
     chosen = re.compile(os.environ.get("EXPLOITS", ""))
+    untimed, timed = [], []
     for path in sorted(glob.glob(os.path.join(ROOT, "grader/exploits/*/*.cu"))):
         lab = os.path.basename(os.path.dirname(path))
         name = os.path.basename(path)[:-3]
         if not chosen.search(f"{lab}/{name}"):
             continue
         expect = header(path, "expect")
-        problem = header(path, "expect-problem")
-        at_least = header(path, "expect-ratio-at-least")
         if expect == "known-limit":
             # A trick the kit does not stop, said so in the file and in docs/instructors.md: a
             # reminder in every run, not a pass.
             tally.check(f"{lab} exploit {name}"[:64], "skip", "known limit: " + header(path, "known-limit"))
             continue
-        timed = expect == "passed-without-gain" or header(path, "timing") == "needed"
-        timing = [] if timed else ["--no-timing"]
-        status, summary, results, log = grade(short(lab), "--file", path, "--seed", "12345", *timing,
-                                              name=f"{lab}-exploit-{name}")
+        if expect == "passed-without-gain" or header(path, "timing") == "needed":
+            timed.append(path)
+        else:
+            untimed.append(path)
+
+    def grade_exploit(path, timing):
+        lab = os.path.basename(os.path.dirname(path))
+        name = os.path.basename(path)[:-3]
+        return grade(short(lab), "--file", path, "--seed", "12345", *([] if timing else ["--no-timing"]),
+                     name=f"{lab}-exploit-{name}")
+
+    # The untimed ones side by side; the timed ones alone, one after the other, as timing needs.
+    with concurrent.futures.ThreadPoolExecutor(parallel_gradings()) as pool:
+        graded = list(zip(untimed, pool.map(lambda path: grade_exploit(path, False), untimed)))
+    graded += [(path, grade_exploit(path, True)) for path in timed]
+    for path, (status, summary, results, log) in sorted(graded):
+        lab = os.path.basename(os.path.dirname(path))
+        name = os.path.basename(path)[:-3]
+        expect = header(path, "expect")
+        problem = header(path, "expect-problem")
+        at_least = header(path, "expect-ratio-at-least")
         verdict = (summary or {}).get("verdict")
         label = f"{lab} exploit {name}: {expect}"[:64]
         if status == 3 and expect != "does not compile":
@@ -704,7 +727,7 @@ def part_sanitize():
     if not os.path.isdir(os.path.join(ROOT, "solutions")):
         return
     status, summary, results, log = grade("lab5", "--solution", "--no-timing", "--seed", "12345",
-                                          "--filter", "private_shared/bytes_257", "--sanitize", name="lab5-sanitize")
+                                          "--filter", "private_shared/small_texts", "--sanitize", name="lab5-sanitize")
     tests = {test["name"]: test for test in (results or {}).get("tests", []) if test["name"].startswith("sanitize/")}
     if status == 3:
         tally.check("lab5 solution clean under the four sanitizers", "skip", "needs a GPU to show")
@@ -721,10 +744,14 @@ def main():
     if unknown:
         print(f"make test: unknown TEST_PARTS {' '.join(unknown)} (the parts: {' '.join(PARTS)})")
         return 2
+    seconds = {}
     for part in PARTS:
         if part in chosen:
+            started = time.monotonic()
             globals()["part_" + part]()
+            seconds[part] = time.monotonic() - started
     print(f"\nmake test: {tally.passed} passed, {tally.failed} failed, {tally.skipped} skipped")
+    print("make test: seconds a part: " + ", ".join(f"{part} {s:.0f}" for part, s in seconds.items()))
     return 0 if tally.failed == 0 else 1
 
 
