@@ -13,8 +13,9 @@
 # One line a case, "pass" or "fail"; exits 1 when any case fails.
 #
 # NVCC, NVCCFLAGS (the kit's, for the architecture of the last build or CUDA_ARCH, else 90),
-# TEST_FILTER (a glob on the case names) and TEST_VERBOSE=1 (show what the check said under each
-# case) come from the environment when set.
+# TEST_FILTER (a glob on the case names), TEST_SHARD=I/N (only every Nth case from the Ith,
+# counting from 0, for make test to run N of these at once) and TEST_VERBOSE=1 (show what the
+# check said under each case) come from the environment when set.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 NVCC=${NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
@@ -24,9 +25,21 @@ arch=${arch:-90}
 read -r -a flags <<<"${NVCCFLAGS:--O3 -g -std=c++17 -Xcompiler -Wall,-Wextra -Icommon -gencode arch=compute_$arch,code=sm_$arch}"
 check=grader/check-submission.sh
 filter=${TEST_FILTER:-*}
+shard=${TEST_SHARD:-0/1}
+shard_index=${shard%/*} shard_count=${shard#*/}
+[[ $shard_index =~ ^[0-9]+$ && $shard_count =~ ^[1-9][0-9]*$ && $shard_index -lt $shard_count ]] ||
+    { echo "TEST_SHARD must be I/N with 0 <= I < N, not '$shard'" >&2; exit 2; }
+case_number=-1
+picked() { # NAME: whether this run takes the case (TEST_FILTER, then TEST_SHARD)
+    # shellcheck disable=SC2053
+    [[ $1 == $filter ]] || return 1
+    case_number=$((case_number + 1))
+    [ $((case_number % shard_count)) = "$shard_index" ]
+}
 # The cases are built as ./grade --file builds a copy (build/file/<hash>/source/labN.cu), at the
 # same depth, so that a relative #include reaches what it would reach there.
 work=build/check-submission-tests
+[ "$shard_count" = 1 ] || work+=-$shard_index
 rm -rf "$work"
 mkdir -p "$work"
 failures=0
@@ -70,8 +83,7 @@ stages() { # SOURCE LAB OBJECT
 
 for case in grader/tests/submission-check/*.cu; do
     name=submission-check/$(basename "$case" .cu)
-    # shellcheck disable=SC2053
-    [[ $name == $filter ]] || continue
+    picked "$name" || continue
     lab=$(sed -n 's|^// lab: *||p' "$case" | head -n 1)
     lab=${lab:-lab5-privatized}
     short=${lab%%-*}
@@ -114,7 +126,7 @@ done
 # Every skeleton and every solution passes all three stages, silently.
 for source in labs/*/lab[0-9]*.cu solutions/*/lab[0-9]*.cu; do
     name=clean/${source%.cu}
-    [[ $name == $filter ]] || continue
+    picked "$name" || continue
     lab=$(basename "$(dirname "$source")")
     mkdir -p "$work/clean/$(dirname "$source")"
     stages "$source" "$lab" "$work/clean/${source%.cu}.o"
@@ -129,7 +141,7 @@ done
 
 # A machine without binutils: exit 4 and one line saying so, not the student's fault.
 name=machine/object-check-without-nm
-if [[ $name == $filter ]]; then
+if picked "$name"; then
     object=$work/clean/solutions/lab1-race/lab1.o
     mkdir -p "$(dirname "$object")"
     "$NVCC" "${flags[@]}" -Ilabs/lab1-race -c solutions/lab1-race/lab1.cu -o "$object" >/dev/null 2>&1
@@ -146,7 +158,7 @@ fi
 # The list lets through none of the grader's own functions (but cuda_check): the harness, the
 # results, the kit's common code, the references.
 name=allowlist/none-of-the-graders-functions
-if [[ $name == $filter ]]; then
+if picked "$name"; then
     objects=(build/harness/*.o build/results/records.o build/common/*.o build/reference/*.o)
     if [ ! -f "${objects[0]}" ]; then
         result "$name" no "build the kit first (make CUDA_ARCH=$arch all): no build/harness/*.o"

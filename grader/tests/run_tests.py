@@ -41,6 +41,7 @@ class Tally:
 
 
 tally = Tally()
+grading_seconds = []  # (seconds, name) of every ./grade that grade() ran: the slowest are printed
 
 
 def run(command, cwd=ROOT, env=None, timeout=1800, log=None):
@@ -70,8 +71,10 @@ def grade(lab, *options, name, timeout=1800, cwd=ROOT):
     for suffix in (".summary.json", ".results.json"):
         if os.path.exists(base + suffix):
             os.remove(base + suffix)
+    started = time.monotonic()
     status, _ = run([os.path.join(ROOT, "grade"), lab, *options, "--summary", base + ".summary.json",
                      "--json", base + ".results.json"], cwd=cwd, timeout=timeout, log=base + ".log")
+    grading_seconds.append((time.monotonic() - started, name))
     return status, read_json(base + ".summary.json"), read_json(base + ".results.json"), base + ".log"
 
 
@@ -221,7 +224,16 @@ def part_checks():
         if not os.path.exists(os.path.join(ROOT, script)):
             tally.check(script, "fail", "missing")
             continue
-        status, output = run(["bash", script], log=os.path.join(WORK, os.path.basename(script) + ".log"))
+        log = os.path.join(WORK, os.path.basename(script) + ".log")
+        # The submission check's cases each run nvcc: shards of them at once, one log.
+        shards = parallel_gradings() if script.endswith("check-submission-tests.sh") else 1
+        with concurrent.futures.ThreadPoolExecutor(shards) as pool:
+            results = list(pool.map(lambda shard: run(["bash", script], env={"TEST_SHARD": f"{shard}/{shards}"}),
+                                    range(shards)))
+        status = max(result[0] for result in results)
+        output = "".join(result[1] for result in results)
+        with open(log, "w") as file:
+            file.write(output)
         passed = len(re.findall(r" pass(:|$)", output, re.M))
         failed = len(re.findall(r" fail(:|$)", output, re.M))
         tally.check(f"{script} ({passed} cases)", "pass" if status == 0 and failed == 0 and passed else "fail",
@@ -752,6 +764,9 @@ def main():
             seconds[part] = time.monotonic() - started
     print(f"\nmake test: {tally.passed} passed, {tally.failed} failed, {tally.skipped} skipped")
     print("make test: seconds a part: " + ", ".join(f"{part} {s:.0f}" for part, s in seconds.items()))
+    slowest = sorted(grading_seconds, reverse=True)[:8]
+    if slowest:
+        print("make test: the slowest gradings: " + ", ".join(f"{name} {s:.0f} s" for s, name in slowest))
     return 0 if tally.failed == 0 else 1
 
 
