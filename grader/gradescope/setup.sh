@@ -34,5 +34,5 @@ export PATH="/usr/local/cuda/bin:$PATH"
 rm -rf "$source_dir/kit"
 mkdir -p "$source_dir/kit"
 tar -xzf "$source_dir/kit.tar.gz" -C "$source_dir/kit" --strip-components=1
-make -C "$source_dir/kit" -s --no-print-directory "${lab%%-*}" build/results/results "build/listing/$lab/tests.records"
+make -C "$source_dir/kit" -s --no-print-directory -j"$(nproc)" "${lab%%-*}" build/results/results "build/listing/$lab/tests.records"
 echo "setup: the kit is ready to grade $lab"
