@@ -106,7 +106,7 @@ test:
 	@if [ ! -f grader/tests/run_tests.py ]; then \
 	  echo "make test checks the kit itself and comes with its repository, not with the student" \
 	       "tarball: grade a lab with ./grade labN"; exit 2; fi
-	@$(MAKE) --no-print-directory -j$$(nproc) $(TEST_ARCH) all
+	@$(MAKE) --no-print-directory -s -j$$(nproc) $(TEST_ARCH) all
 	@$(TEST_ARCH) python3 grader/tests/run_tests.py
 
 clean:
@@ -164,7 +164,11 @@ build/bench/bench: build/bench/bench.o build/bench/chart.o \
 bench: build/bench/bench
 	build/bench/bench --out build/bench
 
-bench-grade: $(foreach lab,$(LABS),solution-$(call short,$(lab)))
+bench-grade:
+	@if [ ! -d solutions ]; then \
+	  echo "make bench-grade times ./grade on the reference solutions, which come with the kit's" \
+	       "repository, not with the student tarball"; exit 2; fi
+	@$(MAKE) --no-print-directory -s $(foreach lab,$(LABS),solution-$(call short,$(lab)))
 	@python3 bench/grade_times.py --out build/bench
 
 build/unit/unit-tests: $(UNIT_OBJECTS) $(COMMON_OBJECTS) $(HARNESS_OBJECTS) build/bench/chart.o \

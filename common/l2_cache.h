@@ -1,7 +1,8 @@
 /* Leaves the GPU's L2 cache in one state before each timed run: holding only clean lines read
  * from a scratch buffer. Without it a run pays for the dirty lines its predecessor left in L2
  * (written back to memory while it runs): on an H200, lab 8's reference graded as a student,
- * timed right after the 128 MiB device-to-device copy, measured 1.13x the reference's own time. */
+ * timed in most runs right after the device-to-device copy of the input, measured 1.113x the
+ * reference's own time (docs/results.md, "How long feedback takes"). */
 #ifndef COMMON_L2_CACHE_H
 #define COMMON_L2_CACHE_H
 

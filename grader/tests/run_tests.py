@@ -224,6 +224,27 @@ def part_cli():
         status, output = run(["build/bench/bench", *arguments])
         tally.check(f"bench {' '.join(arguments)} ({description})",
                     "pass" if status == 2 and "usage: bench" in output else "fail", f"exit {status}")
+    print("== make bench-grade (bench/grade_times.py): its command line and its table")
+    for description, arguments, code, message in [
+            ("no runs", ["--repeat", "0"], 2, "--repeat must be 1 or more"),
+            ("unknown option", ["--fast"], 2, "unrecognized arguments: --fast")]:
+        status, output = run([sys.executable, "bench/grade_times.py", *arguments])
+        tally.check(f"grade_times.py {' '.join(arguments)} ({description})",
+                    "pass" if status == code and message in output else "fail", f"exit {status}: {output.strip()[-200:]}")
+    if gpu_here():
+        tally.check("grade_times.py without a GPU: exit 3, one line", "skip", "this machine has a GPU")
+    else:
+        status, output = run([sys.executable, "bench/grade_times.py", "--out", os.path.join(scratch, "bench")])
+        tally.check("grade_times.py without a GPU: exit 3, one line",
+                    "pass" if status == 3 and len(output.strip().splitlines()) == 1 else "fail", f"exit {status}: {output.strip()[:200]}")
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import grade_times
+    rows = [{"lab": "within", "timed": (14.0, True, True, 1.019), "no-timing": (4.0, True, True, None)},
+            {"lab": "slow", "timed": (20.0, True, False, 0.97), "no-timing": (6.0, False, False, None)}]
+    lines = grade_times.table("a GPU", "2026-11-23", 1, 3, rows)
+    want = ["| within | 14.0 s | 4.0 s | 1.019 |", "| slow | 20.0 s (over) | 6.0 s (not passed) (over) | 0.970 (off) |"]
+    tally.check("grade_times.py marks what misses a target", "pass" if all(line in lines for line in want) else "fail",
+                f"{lines[-2:]}")
     shutil.rmtree(scratch, ignore_errors=True)
 
 
