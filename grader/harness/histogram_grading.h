@@ -30,18 +30,24 @@ void check_histogram_input_file(const char *function_name, histogram_function *f
 /* Defines the correctness tests of one histogram function: a test a group of texts, and one on
  * the file of --input. */
 #define HISTOGRAM_TESTS(suite, function)                                                     \
-    HISTOGRAM_GROUP_TEST(suite, function, small_texts, SMALL_TEXTS)                          \
-    HISTOGRAM_GROUP_TEST(suite, function, distributions, DISTRIBUTIONS)                      \
-    HISTOGRAM_GROUP_TEST(suite, function, long_texts, LONG_TEXTS)                            \
-    GRADED_TEST(suite, your_input_file, .init = require_input_file_and_gpu,                   \
-                .description = OPTIONAL_TEST, .timeout = CORRECTNESS_TIMEOUT_S)               \
+    TEXT_TESTS(suite, function, check_histogram_group, check_histogram_input_file,           \
+               require_gpu, require_input_file_and_gpu)
+
+/* What HISTOGRAM_TESTS and HOST_HISTOGRAM_TESTS share: the checks they call, and the .init of
+ * a group's test and of the --input file's (NULL: none). */
+#define TEXT_TESTS(suite, function, check_group, check_file, group_init, file_init)          \
+    TEXT_GROUP_TEST(suite, function, small_texts, SMALL_TEXTS, check_group, group_init)      \
+    TEXT_GROUP_TEST(suite, function, distributions, DISTRIBUTIONS, check_group, group_init)  \
+    TEXT_GROUP_TEST(suite, function, long_texts, LONG_TEXTS, check_group, group_init)        \
+    GRADED_TEST(suite, your_input_file, .init = file_init, .description = OPTIONAL_TEST,      \
+                .timeout = CORRECTNESS_TIMEOUT_S)                                            \
     {                                                                                        \
-        check_histogram_input_file(#function, function);                                     \
+        check_file(#function, function);                                                     \
     }
-#define HISTOGRAM_GROUP_TEST(suite, function, test_name, group)                              \
-    GRADED_TEST(suite, test_name, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)      \
+#define TEXT_GROUP_TEST(suite, function, test_name, group, check_group, group_init)          \
+    GRADED_TEST(suite, test_name, .init = group_init, .timeout = CORRECTNESS_TIMEOUT_S)       \
     {                                                                                        \
-        check_histogram_group(#function, function, group);                                   \
+        check_group(#function, function, group);                                             \
     }
 
 /* The sequential histograms of lab 4 work on host memory. */
@@ -57,19 +63,8 @@ void check_host_histogram_input_file(const char *function_name,
 
 /* HISTOGRAM_TESTS for a CPU function. */
 #define HOST_HISTOGRAM_TESTS(suite, function)                                                \
-    HOST_HISTOGRAM_GROUP_TEST(suite, function, small_texts, SMALL_TEXTS)                     \
-    HOST_HISTOGRAM_GROUP_TEST(suite, function, distributions, DISTRIBUTIONS)                 \
-    HOST_HISTOGRAM_GROUP_TEST(suite, function, long_texts, LONG_TEXTS)                       \
-    GRADED_TEST(suite, your_input_file, .init = require_input_file,                           \
-                .description = OPTIONAL_TEST, .timeout = CORRECTNESS_TIMEOUT_S)               \
-    {                                                                                        \
-        check_host_histogram_input_file(#function, function);                                \
-    }
-#define HOST_HISTOGRAM_GROUP_TEST(suite, function, test_name, group)                         \
-    GRADED_TEST(suite, test_name, .timeout = CORRECTNESS_TIMEOUT_S)                           \
-    {                                                                                        \
-        check_host_histogram_group(#function, function, group);                              \
-    }
+    TEXT_TESTS(suite, function, check_host_histogram_group, check_host_histogram_input_file, \
+               NULL, require_input_file)
 
 /* A text of 2^32 + 257 bytes, built on the GPU, whose first bin holds more than 2^32 letters:
  * catches 32-bit indices and counters. Skips when the GPU has too little free memory. */
