@@ -230,7 +230,8 @@ def part_cli():
             ("unknown option", ["--fast"], 2, "unrecognized arguments: --fast")]:
         status, output = run([sys.executable, "bench/grade_times.py", *arguments])
         tally.check(f"grade_times.py {' '.join(arguments)} ({description})",
-                    "pass" if status == code and message in output else "fail", f"exit {status}: {output.strip()[-200:]}")
+                    "pass" if status == code and message in output else "fail",
+                    f"exit {status}: {(output.strip().splitlines() or [''])[-1][:200]}")
     if gpu_here():
         tally.check("grade_times.py without a GPU: exit 3, one line", "skip", "this machine has a GPU")
     else:
