@@ -165,6 +165,9 @@ def part_cli():
         ("seed of 2^64", "below 2^64", "lab1", "--seed", "18446744073709551616"),
         ("too few runs", "10 to 1000", "lab1", "--runs", "3"),
         ("runs overflow", "10 to 1000", "lab1", "--runs", "99999999999999999999"),
+        ("no jobs", "1 to 64", "lab1", "--jobs", "0"),
+        ("jobs overflow", "1 to 64", "lab1", "--jobs", "99999999999999999999"),
+        ("jobs not a number", "whole number", "lab1", "--jobs", "all"),
         ("missing value", "needs a value", "lab1", "--seed"),
         ("empty value", "needs a value", "lab1", "--seed", ""),
         ("option as a value", "got the option '--no-timing'", "lab1", "--filter", "--no-timing"),
@@ -191,6 +194,13 @@ def part_cli():
                          env={"TMPDIR": "/nonexistent/tmp"})
     tally.check("grade with an unusable TMPDIR (exit 4, says so)", "pass" if status == 4 and "temporary folder" in output else "fail",
                 f"exit {status}")
+    # Tests side by side or one at a time: the same results.
+    one, many = (grade("lab4", "--no-timing", "--seed", "12345", "--jobs", jobs, name=f"cli-jobs-{jobs}")
+                 for jobs in ("1", "4"))
+    counts = [tuple((summary or {}).get(key) for key in ("verdict", "tests_passed", "tests_failed", "score"))
+              for _, summary, _, _ in (one, many)]
+    tally.check("grade --jobs 1 and --jobs 4 give the same results", "pass" if counts[0] == counts[1] and counts[0][0] else "fail",
+                f"{counts}")
     # Paths are the caller's: run from another folder with a relative --summary.
     status, output = run([os.path.join(ROOT, "grade"), "lab4", "--no-timing", "--filter", "sequential/small_texts",
                           "--summary", "relative.json"], cwd=scratch)
