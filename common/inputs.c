@@ -124,16 +124,6 @@ void generate_text(enum text_kind kind, uint64_t seed, char *text, uint64_t leng
     }
 }
 
-void repeat_text(const char *source, uint64_t source_length, char *text, uint64_t length)
-{
-    uint64_t at = 0;
-    while (at < length) {
-        uint64_t piece = length - at < source_length ? length - at : source_length;
-        memcpy(text + at, source, piece);
-        at += piece;
-    }
-}
-
 int load_file(const char *path, char **data, uint64_t *length, char *error, size_t error_size)
 {
     *data = NULL;

@@ -27,9 +27,6 @@ const char *text_kind_name(enum text_kind kind);
 /* Fills text[0, length) deterministically from kind and seed. */
 void generate_text(enum text_kind kind, uint64_t seed, char *text, uint64_t length);
 
-/* Fills text[0, length) with source repeated; source_length must not be 0. */
-void repeat_text(const char *source, uint64_t source_length, char *text, uint64_t length);
-
 /* Reads a whole file into a malloc'ed buffer. Returns 0, or -1 with a sentence in error
  * naming the file and what went wrong (missing, unreadable, a directory, empty). */
 int load_file(const char *path, char **data, uint64_t *length, char *error, size_t error_size);

@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE
 #include "inputs.h"
 #include "reference.h"
+#include "repeated_text.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -119,12 +120,28 @@ Test(generators, names_are_distinct)
     cr_expect_str_eq(text_kind_name(TEXT_KIND_COUNT), "unknown");
 }
 
-Test(repeat_text, tiles_the_source_and_cuts_the_last_copy)
+/* The expected histogram of a timed text comes from its block alone: it must equal the
+ * histogram of the whole text, the last copy cut included. */
+Test(histogram_of_repeated, equals_the_histogram_of_the_tiled_text)
 {
-    char out[11];
-    repeat_text("abcd", 4, out, 10);
-    out[10] = '\0';
-    cr_expect_str_eq(out, "abcdabcdab");
+    enum { BLOCK = 1009 };
+    char *block = generated(TEXT_RANDOM_BYTES, 7, BLOCK);
+    const uint64_t lengths[] = {0, 1, BLOCK - 1, BLOCK, 3 * BLOCK, 3 * BLOCK + 517};
+    for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+        uint64_t length = lengths[l];
+        char *tiled = malloc(length + 1);
+        cr_assert(tiled);
+        for (uint64_t i = 0; i < length; i++)
+            tiled[i] = block[i % BLOCK];
+        unsigned long long expected[HISTOGRAM_BINS], got[HISTOGRAM_BINS];
+        cpu_histogram(tiled, length, expected);
+        histogram_of_repeated(block, BLOCK, length, got);
+        for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+            cr_expect_eq(got[bin], expected[bin], "length %llu, bin %d: %llu, expected %llu",
+                         (unsigned long long)length, bin, got[bin], expected[bin]);
+        free(tiled);
+    }
+    free(block);
 }
 
 static char *write_temporary(const char *content, size_t length, char *path)
