@@ -658,7 +658,7 @@ void report_histogram_speed(const struct contender *contenders, int count,
                "last input): 100%% is as fast as the memory allows\n",
                copy_rate);
         if (contenders[tables[t].baseline].on_host)
-            printf("  CPU time: the fastest of its timed runs on the input's first %llu MiB, "
+            printf("  CPU time: the fastest of its timed runs on at most the input's first %llu MiB, "
                    "scaled to the input's length (the CPU's time grows with the length alone), "
                    "not the median: the host CPU is shared, others' load only adds time, and its "
                    "speed drifts from one run of the grader to the next, so the speedup over the "
