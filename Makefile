@@ -5,6 +5,8 @@
 #   make all             every lab, yours and the solutions
 #   make test            build everything and run every test (see README.md)
 #   make bench           time every lab's reference, CUB and a copy on 1 GiB inputs (GPU)
+#   make lessons         the controlled experiments behind the handouts' explanations (GPU)
+#   make results         regenerate every recorded log the docs quote, on this GPU (docs/results, docs/bench)
 #   make bench-grade     time ./grade on every lab's reference: how long feedback takes (GPU)
 #   make dist            the students' tarball, without the solutions (build/dist/)
 #   make gradescope      Gradescope autograder bundles, one a lab (build/gradescope/)
@@ -73,7 +75,7 @@ VARIANTS := $(patsubst grader/variants/%.sed,%,$(wildcard grader/variants/*/*.se
 VARIANT_GRADERS := $(foreach variant,$(VARIANTS),build/variant/$(notdir $(variant))/$(patsubst %/,%,$(dir $(variant)))/grader)
 UNIT_OBJECTS := $(patsubst grader/unit/%.c,build/unit/%.o,$(wildcard grader/unit/*.c))
 
-.PHONY: help all test bench bench-grade dist gradescope references clean criterion FORCE $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab)))
+.PHONY: help all test bench lessons results bench-grade dist gradescope references clean criterion FORCE $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab)))
 .DEFAULT_GOAL := help
 
 help:
@@ -163,6 +165,21 @@ build/bench/bench: build/bench/bench.o build/bench/chart.o \
 
 bench: build/bench/bench
 	build/bench/bench --out build/bench
+
+# make lessons: the controlled experiments the handouts' explanations rest on (GPU).
+build/bench/lessons.o: bench/lessons.cu build/flags
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+build/bench/lessons: build/bench/lessons.o $(COMMON_OBJECTS)
+	$(NVCC) $^ -o $@ -lm
+
+lessons: build/bench/lessons
+	build/bench/lessons --out build/bench/lessons.md
+
+# make results: every recorded log and table the docs quote, regenerated on this GPU.
+results:
+	python3 bench/record_results.py
 
 bench-grade:
 	@if [ ! -d solutions ]; then \

@@ -2,7 +2,7 @@
 """make test: the kit's own checks, each printed on one line, then "make test: N passed, N failed,
 N skipped". Without a GPU the checks that need one skip, each with its reason.
 
-Parts (TEST_PARTS picks some, e.g. TEST_PARTS="unit cli"): unit, cli, checks, labs, variants,
+Parts (TEST_PARTS picks some, e.g. TEST_PARTS="unit cli"): unit, cli, checks, docs, labs, variants,
 exploits, reports, dist, gradescope, class, slurm, sanitize. EXPLOITS, a regular expression over "lab/name", picks
 some of the exploits.
 
@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import grade_times  # noqa: E402 (make bench-grade's table, tested here; its GPU probe, used here)
 WORK = os.path.join(ROOT, "build", "test")
-PARTS = "unit cli checks labs variants exploits reports dist gradescope class slurm sanitize".split()
+PARTS = "unit cli checks docs labs variants exploits reports dist gradescope class slurm sanitize".split()
 
 
 class Tally:
@@ -275,6 +275,39 @@ def part_checks():
         failed = len(re.findall(r" fail(:|$)", output, re.M))
         tally.check(f"{script} ({passed} cases)", "pass" if status == 0 and failed == 0 and passed else "fail",
                     "" if status == 0 else f"exit {status}; log: build/test/{os.path.basename(script)}.log")
+
+
+def part_docs():
+    print("== the docs: every figure they quote is in a recorded log (grader/tests/check_figures.py)")
+    status, output = run([sys.executable, "grader/tests/check_figures.py"], log=os.path.join(WORK, "figures.log"))
+    unbacked = [line for line in output.splitlines() if re.match(r"\S+:\d+: ", line)]
+    tally.check("every figure in the docs is in a recorded log", "pass" if status == 0 else "fail",
+                f"{len(unbacked)} not, first {unbacked[0] if unbacked else '?'}; log: build/test/figures.log")
+    # The check itself, on a small tree: a logged figure, a computed one and a rule pass; an
+    # unlogged one, a wrong computation and an unlogged operand fail.
+    tree = os.path.join(WORK, "figures-tree")
+    shutil.rmtree(tree, ignore_errors=True)
+    os.makedirs(os.path.join(tree, "docs/results"))
+    os.makedirs(os.path.join(tree, "labs/lab1-x"))
+    with open(os.path.join(tree, "docs/results/a.log"), "w") as log:
+        log.write("| kernel | median time | GB/s |\n| a | 0.772 ms | 4136 |\n| b | 0.056 ms | 170 |\n")
+    cases = [
+        ("a logged time and a table cell's rate", "It took 0.772 ms, 4136 GB/s.", True),
+        ("a ratio computed from logged times", "About 14x slower. <!-- computed: 14x = 0.772 ms / 0.056 ms -->", True),
+        ("a figure that is a rule", "Full points at 1.2x. <!-- not measured: the points rule -->", True),
+        ("sizes of inputs", "On 256 MiB of text.", True),
+        ("a figure in no log", "It took 0.771 ms.", False),
+        ("a computed figure that the expression does not give", "15x <!-- computed: 15x = 0.772 ms / 0.056 ms -->", False),
+        ("a computation on an unlogged figure", "3x <!-- computed: 3x = 0.9 ms / 0.3 ms -->", False),
+        ("a percentage in no log", "at 97.1% of the copy", False),
+    ]
+    for description, text, backed in cases:
+        for name in ("README.md", "labs/lab1-x/README.md"):
+            with open(os.path.join(tree, name), "w") as doc:
+                doc.write(text + "\n" if name == "README.md" else "# nothing\n")
+        status, output = run([sys.executable, os.path.join(ROOT, "grader/tests/check_figures.py"), tree])
+        tally.check(f"check_figures: {description}: {'backed' if backed else 'refused'}",
+                    "pass" if (status == 0) == backed else "fail", output.strip().splitlines()[0] if status else "")
 
 
 def part_labs():

@@ -1,0 +1,846 @@
+/* make lessons: the controlled experiments behind the handouts' explanations of why a kernel is
+ * as fast as it is. Each table changes one thing and keeps the rest: the form of an atomic (labs
+ * 2-4), how the bytes are handed to the threads and how many each thread has in flight (lab 6),
+ * aggregation with each partitioning (lab 7). Every run's result is checked; each figure is the
+ * median of alternating timed runs (common/timing.h). make results records the output, with the
+ * machine code of these kernels, in docs/results/.
+ *
+ * usage: lessons [--bytes N] [--runs N] [--seed N] [--out FILE]
+ * Exit status: 0 done, 1 a wrong result or an unwritable file, 2 bad usage, 3 no GPU. */
+#include "bandwidth.h"
+#include "cuda_check.h"
+#include "device.h"
+#include "histogram.h"
+#include "inputs.h"
+#include "compare.h"
+#include "repeated_text.h"
+#include "report.h"
+#include "timing.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define THREADS_PER_BLOCK 256
+#define BLOCKS_PER_MULTIPROCESSOR 8 /* 8 x 256 threads: as many as a multiprocessor holds */
+#define BLOCK_BYTES (16ull << 20)  /* generated on the host, repeated on the GPU */
+#define COUNT_BLOCKS 32768u        /* the slides' count: 32K blocks of 1024 threads */
+#define COUNT_THREADS_PER_BLOCK 1024u
+
+/* ---------------------------------------------------------------------------------------- */
+/* Labs 2-4: one counter, with and without the compiler's merging of a warp's atomics.       */
+/* ---------------------------------------------------------------------------------------- */
+
+// As lab 2 writes it. nvcc sees that every thread of a warp adds the same 1 to the same
+// address and sends one add of the warp's active-thread count instead (look for POPC).
+__global__ void count_as_written_kernel(unsigned long long *count)
+{
+    atomicAdd(count, 1ULL);
+}
+
+// The same increment, but each thread's 1 is read from memory: the compiler cannot know the
+// values are equal, so every thread sends its own atomic.
+__global__ void count_value_from_memory_kernel(unsigned long long *count,
+                                               const unsigned long long *ones)
+{
+    atomicAdd(count, ones[threadIdx.x % 32]);
+}
+
+// The same increment as an instruction the compiler must emit as it stands.
+__global__ void count_inline_ptx_kernel(unsigned long long *count)
+{
+    asm volatile("red.relaxed.gpu.global.add.u64 [%0], 1;" ::"l"(count) : "memory");
+}
+
+// The same increment whose old value each thread uses.
+__global__ void count_old_value_used_kernel(unsigned long long *count, unsigned int *never)
+{
+    unsigned long long old = atomicAdd(count, 1ULL);
+    if (old == ~0ull)
+        *never = 1;
+}
+
+// Lab 4's kernel: one global atomic per letter, on the letter's bin.
+__global__ void letters_global_atomic_kernel(const char *text, uint64_t length,
+                                             unsigned long long *histogram)
+{
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < length) {
+        int position = text[i] - 'a';
+        if (position >= 0 && position < 26)
+            atomicAdd(&histogram[position / LETTERS_PER_BIN], 1ULL);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Labs 6-7: one histogram kernel whose partitioning, bytes in flight, aggregation and bins   */
+/* are template parameters, so that two rows of a table differ in exactly one of them.        */
+/* ---------------------------------------------------------------------------------------- */
+
+enum partitioning { CONTIGUOUS, INTERLEAVED };
+
+__device__ int bin_of(char byte)
+{
+    int position = byte - 'a';
+    return position >= 0 && position < 26 ? position / LETTERS_PER_BIN : -1;
+}
+
+// Counts into shared bins (privatized, labs 5-7) or straight into the global histogram.
+template <bool shared_bins>
+__device__ void add_to_bin(unsigned int *block_bins, unsigned long long *histogram, int bin,
+                           unsigned int amount)
+{
+    if (shared_bins)
+        atomicAdd(&block_bins[bin], amount);
+    else
+        atomicAdd(&histogram[bin], (unsigned long long)amount);
+}
+
+// A run of letters of one bin not yet added (lab 7); non-letters neither end nor extend it.
+struct pending_run {
+    int bin;
+    unsigned int length;
+};
+
+template <bool aggregate, bool shared_bins>
+__device__ void count_letter(unsigned int *block_bins, unsigned long long *histogram,
+                             struct pending_run *run, char byte)
+{
+    int bin = bin_of(byte);
+    if (bin < 0)
+        return;
+    if (!aggregate) {
+        add_to_bin<shared_bins>(block_bins, histogram, bin, 1);
+    } else if (bin == run->bin) {
+        run->length++;
+    } else {
+        if (run->length > 0)
+            add_to_bin<shared_bins>(block_bins, histogram, run->bin, run->length);
+        *run = (struct pending_run){bin, 1};
+    }
+}
+
+// Every thread loads `in_flight` bytes before it counts any of them, so that that many loads
+// of each thread are on their way to memory at once. The grid is fixed (a full GPU), so that
+// partitioning and bytes in flight are the only differences between two variants.
+template <enum partitioning partitioning, int in_flight, bool aggregate, bool shared_bins>
+__global__ void lesson_histogram_kernel(const char *text, uint64_t length,
+                                        unsigned long long *histogram)
+{
+    __shared__ unsigned int block_bins[HISTOGRAM_BINS];
+    if (shared_bins) {
+        for (unsigned int bin = threadIdx.x; bin < HISTOGRAM_BINS; bin += blockDim.x)
+            block_bins[bin] = 0;
+        __syncthreads();
+    }
+
+    uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
+    uint64_t thread = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    // Contiguous: this thread's stretch, a whole number of in_flight-byte steps long.
+    // Interleaved: byte k of a step is in_flight * threads bytes after the step's first.
+    uint64_t steps = (length + threads * in_flight - 1) / (threads * in_flight);
+    uint64_t first = partitioning == CONTIGUOUS ? thread * steps * in_flight : thread;
+    uint64_t step_stride = partitioning == CONTIGUOUS ? in_flight : threads * in_flight;
+    uint64_t byte_stride = partitioning == CONTIGUOUS ? 1 : threads;
+
+    struct pending_run run = {-1, 0};
+    for (uint64_t step = 0; step < steps; step++) {
+        uint64_t start = first + step * step_stride;
+        char bytes[in_flight];
+#pragma unroll
+        for (int k = 0; k < in_flight; k++) {
+            uint64_t i = start + k * byte_stride;
+            bytes[k] = i < length ? text[i] : 0; // 0 is no letter
+        }
+#pragma unroll
+        for (int k = 0; k < in_flight; k++)
+            count_letter<aggregate, shared_bins>(block_bins, histogram, &run, bytes[k]);
+    }
+    if (aggregate && run.length > 0)
+        add_to_bin<shared_bins>(block_bins, histogram, run.bin, run.length);
+
+    if (shared_bins) {
+        __syncthreads();
+        for (unsigned int bin = threadIdx.x; bin < HISTOGRAM_BINS; bin += blockDim.x)
+            if (block_bins[bin] > 0)
+                atomicAdd(&histogram[bin], (unsigned long long)block_bins[bin]);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Lab 6: what sets the speed of a read. Little's law: bytes in flight = bandwidth x latency. */
+/* ---------------------------------------------------------------------------------------- */
+
+// Reads the text interleaved, `loads` loads of `Word` a thread in flight, and keeps only a sum
+// (written where nobody looks unless it is an impossible value, so the loads stay).
+template <typename Word, int loads>
+__global__ void read_kernel(const char *text, uint64_t length, unsigned long long *sink)
+{
+    const Word *words = (const Word *)text;
+    uint64_t count = length / sizeof(Word);
+    uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
+    uint64_t thread = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned int sum = 0;
+    for (uint64_t start = thread; start < count; start += threads * loads) {
+        Word got[loads];
+#pragma unroll
+        for (int k = 0; k < loads; k++) {
+            uint64_t i = start + (uint64_t)k * threads;
+            got[k] = i < count ? words[i] : Word{};
+        }
+#pragma unroll
+        for (int k = 0; k < loads; k++) {
+            const unsigned char *b = (const unsigned char *)&got[k];
+            for (int j = 0; j < (int)sizeof(Word); j += 4)
+                sum += b[j];
+        }
+    }
+    if (sum == 0xFFFFFFFFu)
+        *sink = sum;
+}
+
+// One thread follows a chain of indices: each load must wait for the one before, so the time
+// per step is the latency of one read. It starts where the last run stopped, so that no run
+// revisits what an earlier one brought into the caches (unless the chain is short).
+__global__ void pointer_chase_kernel(const unsigned int *next, unsigned int steps,
+                                     unsigned int *position)
+{
+    unsigned int at = *position;
+    for (unsigned int s = 0; s < steps; s++)
+        at = next[at];
+    *position = at;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Host side: launching, checking and timing the variants.                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+struct options {
+    uint64_t bytes;
+    int runs;
+    uint64_t seed;
+    const char *out_path;
+};
+
+// What one variant needs to run and to be checked.
+struct variant_run {
+    void (*launch)(const struct variant_run *run);
+    const void *kernel; // a histogram kernel, launched by launch_histogram
+    const char *d_text;
+    uint64_t length;
+    unsigned long long *d_result;
+    const unsigned long long *expected; // HISTOGRAM_BINS counts, or 1 (a count)
+    int result_words;
+    const unsigned long long *d_ones;
+    unsigned int *d_never;
+};
+
+static void run_variant(void *context)
+{
+    const struct variant_run *run = (const struct variant_run *)context;
+    CUDA_CHECK(cudaMemset(run->d_result, 0, run->result_words * sizeof *run->d_result));
+    run->launch(run);
+}
+
+static bool variant_result_is_right(void *context)
+{
+    const struct variant_run *run = (const struct variant_run *)context;
+    if (!run->expected)
+        return true;
+    unsigned long long got[HISTOGRAM_BINS];
+    CUDA_CHECK(cudaMemcpy(got, run->d_result, run->result_words * sizeof *got,
+                          cudaMemcpyDeviceToHost));
+    return memcmp(got, run->expected, run->result_words * sizeof *got) == 0;
+}
+
+static unsigned int full_gpu_blocks(void)
+{
+    return BLOCKS_PER_MULTIPROCESSOR * (unsigned int)gpu_multiprocessors();
+}
+
+static void launch_histogram(const struct variant_run *run)
+{
+    histogram_function *kernel = (histogram_function *)run->kernel;
+    void *arguments[] = {(void *)&run->d_text, (void *)&run->length, (void *)&run->d_result};
+    CUDA_CHECK(cudaLaunchKernel((const void *)kernel, full_gpu_blocks(), THREADS_PER_BLOCK,
+                                arguments, 0, 0));
+}
+
+static void launch_letters_global_atomic(const struct variant_run *run)
+{
+    unsigned int blocks = (unsigned int)((run->length + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK);
+    letters_global_atomic_kernel<<<blocks, THREADS_PER_BLOCK>>>(run->d_text, run->length,
+                                                                run->d_result);
+    CUDA_CHECK_LAUNCH();
+}
+
+static void launch_count_as_written(const struct variant_run *run)
+{
+    count_as_written_kernel<<<COUNT_BLOCKS, COUNT_THREADS_PER_BLOCK>>>(run->d_result);
+    CUDA_CHECK_LAUNCH();
+}
+
+static void launch_count_value_from_memory(const struct variant_run *run)
+{
+    count_value_from_memory_kernel<<<COUNT_BLOCKS, COUNT_THREADS_PER_BLOCK>>>(run->d_result,
+                                                                              run->d_ones);
+    CUDA_CHECK_LAUNCH();
+}
+
+static void launch_count_inline_ptx(const struct variant_run *run)
+{
+    count_inline_ptx_kernel<<<COUNT_BLOCKS, COUNT_THREADS_PER_BLOCK>>>(run->d_result);
+    CUDA_CHECK_LAUNCH();
+}
+
+static void launch_count_old_value_used(const struct variant_run *run)
+{
+    count_old_value_used_kernel<<<COUNT_BLOCKS, COUNT_THREADS_PER_BLOCK>>>(run->d_result,
+                                                                           run->d_never);
+    CUDA_CHECK_LAUNCH();
+}
+
+// Times the variants (alternating) and returns false if any gave a wrong result.
+static bool time_variants(const char *table_name, struct variant_run *runs, const char **names,
+                          int count, int timed_runs, double *ms)
+{
+    struct timed_variant variants[16];
+    memset(variants, 0, sizeof variants);
+    for (int v = 0; v < count; v++) {
+        variants[v].name = names[v];
+        variants[v].run = run_variant;
+        variants[v].result_is_right = variant_result_is_right;
+        variants[v].context = &runs[v];
+    }
+    time_alternating(variants, count, 1, timed_runs);
+    bool right = true;
+    for (int v = 0; v < count; v++) {
+        ms[v] = variants[v].time_ms;
+        if (variants[v].wrong_results > 0) {
+            fprintf(stderr, "lessons: %s: %s gave a wrong result in %d runs\n", table_name,
+                    names[v], variants[v].wrong_results);
+            right = false;
+        }
+    }
+    return right;
+}
+
+/* Fills d_text with `kind`, repeated from a 16 MiB block, and its histogram. */
+static void make_text(enum text_kind kind, const struct options *options, char *d_text,
+                      unsigned long long expected[HISTOGRAM_BINS])
+{
+    uint64_t block_length = options->bytes < BLOCK_BYTES ? options->bytes : BLOCK_BYTES;
+    char *block = (char *)malloc(block_length);
+    if (!block) {
+        fprintf(stderr, "lessons: out of host memory\n");
+        exit(EXIT_FAILURE);
+    }
+    generate_text(kind, options->seed, block, block_length);
+    repeat_on_device(d_text, options->bytes, block, block_length);
+    histogram_of_repeated(block, block_length, options->bytes, expected);
+    free(block);
+}
+
+static uint64_t letters_in(const unsigned long long histogram[HISTOGRAM_BINS])
+{
+    uint64_t letters = 0;
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+        letters += histogram[bin];
+    return letters;
+}
+
+static void cell(char *out, const char *format, double value)
+{
+    snprintf(out, TABLE_CELL_SIZE, format, value);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+struct buffers {
+    char *d_text;
+    char *d_copy;
+    unsigned long long *d_results[16];
+    unsigned long long *d_ones;
+    unsigned int *d_never;
+};
+
+static bool one_counter(FILE *out, const struct options *options, const struct buffers *b)
+{
+    static const struct counter_form {
+        const char *name, *form;
+        void (*launch)(const struct variant_run *);
+    } forms[] = {
+        {"count_as_written_kernel", "`atomicAdd(count, 1ULL)` (lab 2)", launch_count_as_written},
+        {"count_value_from_memory_kernel", "`atomicAdd(count, ones[lane])`",
+         launch_count_value_from_memory},
+        {"count_inline_ptx_kernel", "`red.relaxed.gpu.global.add.u64` (inline PTX)",
+         launch_count_inline_ptx},
+        {"count_old_value_used_kernel", "`old = atomicAdd(count, 1ULL)`, old used",
+         launch_count_old_value_used},
+    };
+    enum { FORMS = sizeof forms / sizeof forms[0] };
+    const unsigned long long threads = (unsigned long long)COUNT_BLOCKS * COUNT_THREADS_PER_BLOCK;
+    struct variant_run runs[FORMS];
+    const char *names[FORMS];
+    double ms[FORMS];
+    for (int f = 0; f < FORMS; f++) {
+        runs[f] = (struct variant_run){forms[f].launch, NULL, NULL, 0, b->d_results[f], &threads,
+                                       1, b->d_ones, b->d_never};
+        names[f] = forms[f].name;
+    }
+    bool right = time_variants("one counter", runs, names, FORMS, options->runs, ms);
+
+    fprintf(out, "\n## Labs 2-4: one counter, %llu threads (%u blocks of %u), each adding 1\n\n"
+                 "The form of the add is the only difference. Whether the compiler merged a "
+                 "warp's adds is in the machine code below (a POPC before a single RED).\n\n",
+            threads, COUNT_BLOCKS, COUNT_THREADS_PER_BLOCK);
+    const char *headers[] = {"kernel", "the add", "median time", "adds per ns"};
+    struct table table;
+    table_init(&table, 4, headers);
+    for (int f = 0; f < FORMS; f++) {
+        char time_text[TABLE_CELL_SIZE], rate[TABLE_CELL_SIZE];
+        format_ms(time_text, sizeof time_text, ms[f]);
+        cell(rate, "%.2f", threads / (ms[f] * 1e6));
+        const char *cells[] = {forms[f].name, forms[f].form, time_text, rate};
+        table_add_row(&table, cells);
+    }
+    table_print(out, &table);
+
+    // Lab 4's kernel: the same kind of add, on the bin of each letter.
+    static const enum text_kind kinds[] = {TEXT_ONE_LETTER, TEXT_UNIFORM_LETTERS,
+                                           TEXT_ENGLISH_LIKE, TEXT_RANDOM_BYTES};
+    enum { KINDS = sizeof kinds / sizeof kinds[0] };
+    fprintf(out, "\n### Lab 4's kernel (`letters_global_atomic_kernel`), %" PRIu64
+                 " MiB of each text\n\n",
+            options->bytes >> 20);
+    const char *letter_headers[] = {"text", "letters", "median time", "letters per ns"};
+    table_init(&table, 4, letter_headers);
+    for (int k = 0; k < KINDS; k++) {
+        unsigned long long expected[HISTOGRAM_BINS];
+        make_text(kinds[k], options, b->d_text, expected);
+        struct variant_run run = {launch_letters_global_atomic, NULL, b->d_text, options->bytes,
+                                  b->d_results[0], expected, HISTOGRAM_BINS, NULL, NULL};
+        const char *name = text_kind_name(kinds[k]);
+        double time_ms;
+        right &= time_variants("lab 4's kernel", &run, &name, 1, options->runs, &time_ms);
+        char letters[TABLE_CELL_SIZE], time_text[TABLE_CELL_SIZE], rate[TABLE_CELL_SIZE];
+        snprintf(letters, sizeof letters, "%" PRIu64, letters_in(expected));
+        format_ms(time_text, sizeof time_text, time_ms);
+        cell(rate, "%.2f", letters_in(expected) / (time_ms * 1e6));
+        const char *cells[] = {name, letters, time_text, rate};
+        table_add_row(&table, cells);
+    }
+    table_print(out, &table);
+    return right;
+}
+
+/* Lab 6: contiguous against interleaved with the same bytes in flight a thread. */
+#define HISTOGRAM_VARIANT(partitioning, in_flight, aggregate, shared)                            \
+    (const void *)lesson_histogram_kernel<partitioning, in_flight, aggregate, shared>
+
+static bool partitioning_table(FILE *out, const struct options *options, const struct buffers *b,
+                               const unsigned long long *expected, double copy_ms)
+{
+    static const struct partitioning_row {
+        const char *partitioning;
+        int in_flight;
+        const void *kernel;
+    } rows[] = {
+        {"contiguous", 1, HISTOGRAM_VARIANT(CONTIGUOUS, 1, false, true)},
+        {"interleaved", 1, HISTOGRAM_VARIANT(INTERLEAVED, 1, false, true)},
+        {"contiguous", 4, HISTOGRAM_VARIANT(CONTIGUOUS, 4, false, true)},
+        {"interleaved", 4, HISTOGRAM_VARIANT(INTERLEAVED, 4, false, true)},
+        {"contiguous", 16, HISTOGRAM_VARIANT(CONTIGUOUS, 16, false, true)},
+        {"interleaved", 16, HISTOGRAM_VARIANT(INTERLEAVED, 16, false, true)},
+    };
+    enum { ROWS = sizeof rows / sizeof rows[0] };
+    struct variant_run runs[ROWS];
+    const char *names[ROWS];
+    double ms[ROWS];
+    for (int r = 0; r < ROWS; r++) {
+        runs[r] = (struct variant_run){launch_histogram, rows[r].kernel, b->d_text, options->bytes,
+                                       b->d_results[r], expected, HISTOGRAM_BINS, NULL, NULL};
+        names[r] = rows[r].partitioning;
+    }
+    bool right = time_variants("partitioning", runs, names, ROWS, options->runs, ms);
+    fprintf(out, "\n## Lab 6: contiguous against interleaved, the same bytes in flight a thread\n\n"
+                 "`lesson_histogram_kernel`: shared bins (lab 5), %u blocks of %u threads (%d a "
+                 "multiprocessor), %" PRIu64 " MiB of english-like text; each thread loads "
+                 "`in flight` bytes, one byte a load, before counting them.\n\n",
+            full_gpu_blocks(), THREADS_PER_BLOCK, BLOCKS_PER_MULTIPROCESSOR, options->bytes >> 20);
+    const char *headers[] = {"partitioning", "bytes in flight a thread", "median time", "GB/s",
+                             "% of copy"};
+    struct table table;
+    table_init(&table, 5, headers);
+    for (int r = 0; r < ROWS; r++) {
+        char in_flight[TABLE_CELL_SIZE], time_text[TABLE_CELL_SIZE], rate[TABLE_CELL_SIZE],
+            percent[TABLE_CELL_SIZE];
+        snprintf(in_flight, sizeof in_flight, "%d", rows[r].in_flight);
+        format_ms(time_text, sizeof time_text, ms[r]);
+        cell(rate, "%.0f", gigabytes_per_second(options->bytes, ms[r]));
+        cell(percent, "%.1f%%",
+             percent_of_copy_bandwidth(options->bytes, ms[r], options->bytes, copy_ms));
+        const char *cells[] = {rows[r].partitioning, in_flight, time_text, rate, percent};
+        table_add_row(&table, cells);
+    }
+    table_print(out, &table);
+    return right;
+}
+
+/* Lab 6: reads only, interleaved, with more and more bytes in flight; and the latency. */
+// The latency of one read, in ns: a random cycle through the 64-byte lines of a buffer of
+// `bytes`, followed one step at a time by one thread.
+static double read_latency_ns(uint64_t bytes, uint64_t seed)
+{
+    uint64_t lines = bytes / 64;
+    unsigned int *order = (unsigned int *)malloc(lines * sizeof *order);
+    unsigned int *next = (unsigned int *)calloc(lines * 16, sizeof *next);
+    if (!order || !next) {
+        fprintf(stderr, "lessons: out of host memory\n");
+        exit(EXIT_FAILURE);
+    }
+    uint64_t state = seed;
+    for (uint64_t i = 0; i < lines; i++)
+        order[i] = (unsigned int)i;
+    for (uint64_t i = lines - 1; i > 0; i--) {
+        uint64_t j = splitmix64(&state) % (i + 1);
+        unsigned int swap = order[i];
+        order[i] = order[j];
+        order[j] = swap;
+    }
+    for (uint64_t i = 0; i < lines; i++)
+        next[order[i] * 16] = order[(i + 1) % lines] * 16;
+    unsigned int *d_next = NULL, *d_position = NULL;
+    CUDA_CHECK(cudaMalloc((void **)&d_next, lines * 16 * sizeof *next));
+    CUDA_CHECK(cudaMalloc((void **)&d_position, sizeof *d_position));
+    CUDA_CHECK(cudaMemcpy(d_next, next, lines * 16 * sizeof *next, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(d_position, 0, sizeof *d_position));
+    const unsigned int steps = 50000;
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    double samples[TIMING_MIN_RUNS];
+    pointer_chase_kernel<<<1, 1>>>(d_next, steps, d_position); // warm-up
+    CUDA_CHECK_LAUNCH();
+    for (int r = 0; r < TIMING_MIN_RUNS; r++) {
+        CUDA_CHECK(cudaEventRecord(start));
+        pointer_chase_kernel<<<1, 1>>>(d_next, steps, d_position);
+        CUDA_CHECK_LAUNCH();
+        CUDA_CHECK(cudaEventRecord(stop));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        samples[r] = ms * 1e6 / steps;
+    }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(d_next));
+    CUDA_CHECK(cudaFree(d_position));
+    free(order);
+    free(next);
+    return median_of(samples, TIMING_MIN_RUNS);
+}
+
+static void launch_read(const struct variant_run *run)
+{
+    typedef void read_function(const char *, uint64_t, unsigned long long *);
+    read_function *kernel = (read_function *)run->kernel;
+    void *arguments[] = {(void *)&run->d_text, (void *)&run->length, (void *)&run->d_result};
+    CUDA_CHECK(cudaLaunchKernel((const void *)kernel, full_gpu_blocks(), THREADS_PER_BLOCK,
+                                arguments, 0, 0));
+}
+
+static bool littles_law_table(FILE *out, const struct options *options, const struct buffers *b,
+                              double copy_ms)
+{
+    static const struct read_row {
+        const char *load;
+        int bytes_in_flight;
+        const void *kernel;
+    } rows[] = {
+        {"1 byte", 1, (const void *)read_kernel<unsigned char, 1>},
+        {"1 byte", 4, (const void *)read_kernel<unsigned char, 4>},
+        {"1 byte", 16, (const void *)read_kernel<unsigned char, 16>},
+        {"4 bytes", 4, (const void *)read_kernel<unsigned int, 1>},
+        {"16 bytes", 16, (const void *)read_kernel<uint4, 1>},
+        {"16 bytes", 32, (const void *)read_kernel<uint4, 2>},
+        {"16 bytes", 64, (const void *)read_kernel<uint4, 4>},
+    };
+    enum { ROWS = sizeof rows / sizeof rows[0] };
+    struct variant_run runs[ROWS];
+    const char *names[ROWS];
+    double ms[ROWS];
+    for (int r = 0; r < ROWS; r++) {
+        runs[r] = (struct variant_run){launch_read, rows[r].kernel, b->d_text, options->bytes,
+                                       b->d_results[r], NULL, 1, NULL, NULL};
+        names[r] = rows[r].load;
+    }
+    bool right = time_variants("reads", runs, names, ROWS, options->runs, ms);
+    // Memory: 11 runs of 50,000 steps visit 550,000 of the chain's lines, none twice: every
+    // step misses the caches. L2: a 4 MiB chain, far larger than L1, inside the L2 cache.
+    double memory_ns = read_latency_ns(options->bytes, options->seed);
+    double l2_ns = read_latency_ns(4ull << 20, options->seed);
+    double best_gb_s = 0;
+    for (int r = 0; r < ROWS; r++)
+        if (gigabytes_per_second(options->bytes, ms[r]) > best_gb_s)
+            best_gb_s = gigabytes_per_second(options->bytes, ms[r]);
+    unsigned int resident_threads = full_gpu_blocks() * THREADS_PER_BLOCK;
+    double bytes_in_flight = best_gb_s * memory_ns; // GB/s x ns = bytes
+
+    fprintf(out, "\n## Lab 6: what sets the speed of a read (Little's law)\n\n"
+                 "`read_kernel`: interleaved, %u blocks of %u threads, each thread with `bytes in "
+                 "flight` bytes requested before it uses any of them; nothing counted, %" PRIu64
+                 " MiB of english-like text.\n\n",
+            full_gpu_blocks(), THREADS_PER_BLOCK, options->bytes >> 20);
+    const char *headers[] = {"load", "bytes in flight a thread", "median time", "GB/s",
+                             "% of copy"};
+    struct table table;
+    table_init(&table, 5, headers);
+    for (int r = 0; r < ROWS; r++) {
+        char in_flight[TABLE_CELL_SIZE], time_text[TABLE_CELL_SIZE], rate[TABLE_CELL_SIZE],
+            percent[TABLE_CELL_SIZE];
+        snprintf(in_flight, sizeof in_flight, "%d", rows[r].bytes_in_flight);
+        format_ms(time_text, sizeof time_text, ms[r]);
+        cell(rate, "%.0f", gigabytes_per_second(options->bytes, ms[r]));
+        cell(percent, "%.1f%%",
+             percent_of_copy_bandwidth(options->bytes, ms[r], options->bytes, copy_ms));
+        const char *cells[] = {rows[r].load, in_flight, time_text, rate, percent};
+        table_add_row(&table, cells);
+    }
+    table_print(out, &table);
+    fprintf(out, "\nLatency of one read (one thread following a random chain of 64-byte lines): "
+                 "%.0f ns from memory (a %" PRIu64 " MiB chain), %.0f ns from the L2 cache (a 4 "
+                 "MiB chain). Little's law: reading at %.0f GB/s (the fastest row) with reads "
+                 "that take %.0f ns needs %.0f bytes on their way at every moment: with %u "
+                 "threads resident (%d blocks of %d on each of %d multiprocessors), %.1f bytes "
+                 "a thread.\n",
+            memory_ns, options->bytes >> 20, l2_ns, best_gb_s, memory_ns, bytes_in_flight,
+            resident_threads, BLOCKS_PER_MULTIPROCESSOR, THREADS_PER_BLOCK,
+            gpu_multiprocessors(), bytes_in_flight / resident_threads);
+    return right;
+}
+
+/* Lab 7: aggregation, on shared and on global bins, with each partitioning. */
+static bool aggregation_table(FILE *out, const struct options *options, const struct buffers *b)
+{
+    static const struct aggregation_variant {
+        const char *bins, *partitioning, *aggregated;
+        const void *kernel;
+    } variants[] = {
+        {"shared", "interleaved", "no", HISTOGRAM_VARIANT(INTERLEAVED, 16, false, true)},
+        {"shared", "interleaved", "yes", HISTOGRAM_VARIANT(INTERLEAVED, 16, true, true)},
+        {"shared", "contiguous", "no", HISTOGRAM_VARIANT(CONTIGUOUS, 16, false, true)},
+        {"shared", "contiguous", "yes", HISTOGRAM_VARIANT(CONTIGUOUS, 16, true, true)},
+        {"global", "contiguous", "no", HISTOGRAM_VARIANT(CONTIGUOUS, 16, false, false)},
+        {"global", "contiguous", "yes", HISTOGRAM_VARIANT(CONTIGUOUS, 16, true, false)},
+    };
+    enum { VARIANTS = sizeof variants / sizeof variants[0] };
+    static const enum text_kind kinds[] = {TEXT_LONG_RUNS, TEXT_SHORT_RUNS, TEXT_ENGLISH_LIKE,
+                                           TEXT_UNIFORM_LETTERS};
+    enum { KINDS = sizeof kinds / sizeof kinds[0] };
+    double ms[KINDS][VARIANTS];
+    bool right = true;
+    for (int k = 0; k < KINDS; k++) {
+        unsigned long long expected[HISTOGRAM_BINS];
+        make_text(kinds[k], options, b->d_text, expected);
+        struct variant_run runs[VARIANTS];
+        const char *names[VARIANTS];
+        for (int v = 0; v < VARIANTS; v++) {
+            runs[v] = (struct variant_run){launch_histogram, variants[v].kernel, b->d_text,
+                                           options->bytes, b->d_results[v], expected,
+                                           HISTOGRAM_BINS, NULL, NULL};
+            names[v] = variants[v].partitioning;
+        }
+        right &= time_variants(text_kind_name(kinds[k]), runs, names, VARIANTS, options->runs,
+                               ms[k]);
+    }
+    fprintf(out, "\n## Lab 7: aggregation, with each partitioning, on shared and global bins\n\n"
+                 "`lesson_histogram_kernel`: %u blocks of %u threads, 16 bytes in flight a "
+                 "thread, %" PRIu64 " MiB of each text. Median times; each pair of rows differs "
+                 "only in aggregation.\n\n",
+            full_gpu_blocks(), THREADS_PER_BLOCK, options->bytes >> 20);
+    const char *headers[3 + KINDS];
+    headers[0] = "bins";
+    headers[1] = "partitioning";
+    headers[2] = "aggregated";
+    for (int k = 0; k < KINDS; k++)
+        headers[3 + k] = text_kind_name(kinds[k]);
+    struct table table;
+    table_init(&table, 3 + KINDS, headers);
+    for (int v = 0; v < VARIANTS; v++) {
+        char times[KINDS][TABLE_CELL_SIZE];
+        const char *cells[3 + KINDS] = {variants[v].bins, variants[v].partitioning,
+                                        variants[v].aggregated};
+        for (int k = 0; k < KINDS; k++) {
+            format_ms(times[k], sizeof times[k], ms[k][v]);
+            cells[3 + k] = times[k];
+        }
+        table_add_row(&table, cells);
+    }
+    table_print(out, &table);
+    fprintf(out, "\nTime with aggregation / time without (below 1: aggregation pays):\n\n");
+    const char *ratio_headers[2 + KINDS];
+    ratio_headers[0] = "bins";
+    ratio_headers[1] = "partitioning";
+    for (int k = 0; k < KINDS; k++)
+        ratio_headers[2 + k] = text_kind_name(kinds[k]);
+    table_init(&table, 2 + KINDS, ratio_headers);
+    for (int v = 0; v < VARIANTS; v += 2) {
+        char ratios[KINDS][TABLE_CELL_SIZE];
+        const char *cells[2 + KINDS] = {variants[v].bins, variants[v].partitioning};
+        for (int k = 0; k < KINDS; k++) {
+            cell(ratios[k], "%.2f", ms[k][v + 1] / ms[k][v]);
+            cells[2 + k] = ratios[k];
+        }
+        table_add_row(&table, cells);
+    }
+    table_print(out, &table);
+    return right;
+}
+
+static double time_copy(const struct options *options, const struct buffers *b)
+{
+    struct device_copy copy = {b->d_text, b->d_copy, options->bytes};
+    struct timed_variant variant;
+    memset(&variant, 0, sizeof variant);
+    variant.name = "copy";
+    variant.run = run_device_copy;
+    variant.context = &copy;
+    time_alternating(&variant, 1, 1, options->runs);
+    return variant.time_ms;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+static bool parse_number(const char *text, uint64_t *value)
+{
+    char *end = NULL;
+    errno = 0;
+    if (!text || !*text || text[0] == '-')
+        return false;
+    *value = strtoull(text, &end, 10);
+    return errno == 0 && *end == '\0';
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: lessons [--bytes N] [--runs N] [--seed N] [--out FILE]\n"
+                 "  --bytes N  size of every text (default 256 MiB; at least 64 MiB, so that it "
+                 "is larger than the L2 cache)\n"
+                 "  --runs N   timed runs a variant, the median is reported (default 10, at "
+                 "least 10)\n"
+                 "  --seed N   seed of the generated texts (default 20261122)\n"
+                 "  --out FILE also write the report to FILE\n");
+}
+
+static bool parse_options(int argc, char **argv, struct options *options)
+{
+    *options = (struct options){256ull << 20, TIMING_MIN_RUNS, 20261122, NULL};
+    for (int i = 1; i < argc; i++) {
+        const char *option = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t number = 0;
+        if (strcmp(option, "--help") == 0 || strcmp(option, "-h") == 0) {
+            usage(stdout);
+            exit(EXIT_SUCCESS);
+        } else if (strcmp(option, "--out") == 0 && value && *value) {
+            options->out_path = value;
+        } else if (strcmp(option, "--bytes") == 0 && parse_number(value, &number) &&
+                   number >= (64ull << 20) && number <= (4ull << 30)) {
+            options->bytes = number;
+        } else if (strcmp(option, "--runs") == 0 && parse_number(value, &number) &&
+                   number >= TIMING_MIN_RUNS && number <= 1000) {
+            options->runs = (int)number;
+        } else if (strcmp(option, "--seed") == 0 && parse_number(value, &number)) {
+            options->seed = number;
+        } else {
+            fprintf(stderr, "lessons: bad option or value: %s%s%s\n", option, value ? " " : "",
+                    value ? value : "");
+            usage(stderr);
+            return false;
+        }
+        i++;
+    }
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    struct options options;
+    if (!parse_options(argc, argv, &options))
+        return 2;
+    char reason[256];
+    if (!gpu_available(reason, sizeof reason)) {
+        fprintf(stderr, "lessons: %s\n", reason);
+        return 3;
+    }
+    FILE *file = NULL;
+    if (options.out_path && !(file = fopen(options.out_path, "w"))) {
+        fprintf(stderr, "lessons: cannot write %s: %s\n", options.out_path, strerror(errno));
+        return 1;
+    }
+    // Written to memory first, then to stdout and the file, so both hold the same report.
+    char *report = NULL;
+    size_t report_size = 0;
+    FILE *out = open_memstream(&report, &report_size);
+    if (!out) {
+        fprintf(stderr, "lessons: open_memstream: %s\n", strerror(errno));
+        return 1;
+    }
+
+    struct gpu_facts gpu = gpu_facts();
+    int runtime_version = 0;
+    CUDA_CHECK(cudaRuntimeGetVersion(&runtime_version));
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
+    fprintf(out, "# make lessons: %s (%d SMs, %d MB L2), CUDA %d.%d, %s\n\n"
+                 "Texts of %" PRIu64 " MiB on the GPU (seed %" PRIu64 "); every figure the "
+                 "median of %d timed runs after a warm-up, the variants of a table alternating "
+                 "run by run; every run's result checked.\n",
+            gpu.name, gpu.multiprocessors, gpu.l2_cache_bytes >> 20, runtime_version / 1000,
+            runtime_version % 1000 / 10, date, options.bytes >> 20, options.seed, options.runs);
+
+    struct buffers b;
+    memset(&b, 0, sizeof b);
+    CUDA_CHECK(cudaMalloc((void **)&b.d_text, options.bytes));
+    CUDA_CHECK(cudaMalloc((void **)&b.d_copy, options.bytes));
+    for (int i = 0; i < 16; i++)
+        CUDA_CHECK(cudaMalloc((void **)&b.d_results[i], HISTOGRAM_BINS * sizeof(unsigned long long)));
+    unsigned long long ones[32];
+    for (int i = 0; i < 32; i++)
+        ones[i] = 1;
+    CUDA_CHECK(cudaMalloc((void **)&b.d_ones, sizeof ones));
+    CUDA_CHECK(cudaMemcpy(b.d_ones, ones, sizeof ones, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMalloc((void **)&b.d_never, sizeof *b.d_never));
+
+    bool right = one_counter(out, &options, &b);
+    unsigned long long english[HISTOGRAM_BINS];
+    make_text(TEXT_ENGLISH_LIKE, &options, b.d_text, english);
+    double copy_ms = time_copy(&options, &b);
+    right &= partitioning_table(out, &options, &b, english, copy_ms);
+    right &= littles_law_table(out, &options, &b, copy_ms);
+    right &= aggregation_table(out, &options, &b);
+
+    CUDA_CHECK(cudaFree(b.d_text));
+    CUDA_CHECK(cudaFree(b.d_copy));
+    for (int i = 0; i < 16; i++)
+        CUDA_CHECK(cudaFree(b.d_results[i]));
+    CUDA_CHECK(cudaFree(b.d_ones));
+    CUDA_CHECK(cudaFree(b.d_never));
+    if (!right)
+        fprintf(out, "\nSOME RESULTS WERE WRONG (see the errors): these times mean nothing.\n");
+    fclose(out);
+    fputs(report, stdout);
+    bool written = true;
+    if (file) {
+        written = fputs(report, file) >= 0;
+        written &= fclose(file) == 0;
+        if (!written)
+            fprintf(stderr, "lessons: could not finish writing %s\n", options.out_path);
+    }
+    free(report);
+    return right && written ? 0 : 1;
+}

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""make results: regenerates, on a GPU, every recorded log and table that the handouts and docs
+quote, from the current code: each lab's `./grade LAB --solution` (docs/results/LAB-solution.log),
+make bench (docs/bench/bench.{md,csv,svg}), make lessons (docs/results/lessons.md), the machine
+code of every kernel that does an atomic (docs/results/sass-atomics.txt) and make bench-grade
+(docs/bench/grade-times.md). Each log starts with a line naming the device, the CUDA version,
+the date and the commit it was made from. `make test` then checks that every figure the docs
+quote is in one of these files (grader/tests/check_figures.py).
+
+usage: record_results.py [--only PART ...] [--out DIR]
+  PART: gradings bench lessons sass grade-times (default: all)
+  --out DIR: the folder that holds results/ and bench/ (default docs/)
+Exit status: 0 all recorded, 1 a step failed (its log says why), 2 bad usage, 3 no GPU.
+"""
+import argparse
+import datetime
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PARTS = ["gradings", "bench", "lessons", "sass", "grade-times"]
+SEED = "12345"
+# The instructions that show how a kernel's atomics reach memory: the atomics themselves and
+# what the compiler emits to merge a warp's atomics into one (vote, population count, match).
+ATOMIC_SASS = re.compile(r"\b(ATOMG?|ATOMS|REDG?|RED|POPC|VOTE|MATCH|FLO|REDUX)\b")
+
+
+def labs():
+    return sorted(os.path.basename(p.rstrip("/")) for p in glob.glob(os.path.join(ROOT, "labs", "lab*-*/")))
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, **kwargs)
+
+
+def provenance():
+    """The line that opens every log: what made it, on what, when."""
+    gpu = run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"])
+    nvcc = run([os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc"), "--version"])
+    release = re.search(r"release ([0-9.]+)", nvcc.stdout.decode())
+    commit = run(["git", "rev-parse", "--short", "HEAD"]).stdout.decode().strip() or "unknown"
+    dirty = run(["git", "status", "--porcelain", "--untracked-files=no"]).stdout.decode().strip()
+    return "# recorded by make results: {}, CUDA {}, {}, commit {}{}\n".format(
+        gpu.stdout.decode().strip().replace(", ", ", driver "),
+        release.group(1) if release else "unknown", datetime.date.today().isoformat(), commit,
+        " with uncommitted changes" if dirty else "")
+
+
+def write(path, header, body):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as out:
+        out.write(header)
+        out.write(body.replace(ROOT + "/", ""))
+    print(f"make results: wrote {os.path.relpath(path, ROOT)}", flush=True)
+
+
+def record_gradings(out, header):
+    ok = True
+    for lab in labs():
+        result = run(["./grade", lab, "--solution", "--seed", SEED])
+        write(os.path.join(out, "results", f"{lab}-solution.log"), header, result.stdout.decode())
+        if result.returncode != 0:
+            print(f"make results: ./grade {lab} --solution exited {result.returncode}", file=sys.stderr)
+            ok = False
+    return ok
+
+
+def record_bench(out, header):
+    folder = os.path.join(ROOT, "build", "bench")
+    result = run(["build/bench/bench", "--out", folder])
+    if result.returncode != 0:
+        print(result.stdout.decode()[-2000:], file=sys.stderr)
+        return False
+    for name in ("bench.md", "bench.csv"):
+        with open(os.path.join(folder, name)) as produced:
+            body = produced.read()
+        # A CSV's first line must stay its header; its provenance goes beside it.
+        if name.endswith(".csv"):
+            write(os.path.join(out, "bench", name), "", body)
+            write(os.path.join(out, "bench", "bench.csv.provenance"), header, "")
+        else:
+            write(os.path.join(out, "bench", name), header + "\n", body)
+    shutil.copy(os.path.join(folder, "bench.svg"), os.path.join(out, "bench", "bench.svg"))
+    return True
+
+
+def record_lessons(out, header):
+    result = run(["build/bench/lessons"])
+    write(os.path.join(out, "results", "lessons.md"), header + "\n", result.stdout.decode())
+    return result.returncode == 0
+
+
+def sass_of(obj):
+    result = run(["cuobjdump", "-sass", obj])
+    if result.returncode != 0:
+        raise RuntimeError(f"cuobjdump -sass {obj}: {result.stdout.decode().strip()[:300]}")
+    return result.stdout.decode()
+
+
+def record_sass(out, header):
+    """Per kernel, the instructions of its atomics; the whole of the lessons' counter kernels."""
+    lines = []
+    objects = [f"build/solution/{lab}/{lab.split('-')[0]}.o" for lab in labs()] + ["build/bench/lessons.o"]
+    try:
+        for obj in objects:
+            lines.append(f"== {obj}")
+            function = None
+            whole = False
+            for line in sass_of(obj).splitlines():
+                name = re.search(r"Function : (\S+)", line)
+                if name:
+                    function = name.group(1)
+                    whole = function.startswith("_Z") and "count_" in function and obj.endswith("lessons.o")
+                    lines.append(f"-- {function}")
+                    continue
+                instruction = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;", line)
+                if function and instruction and (whole or ATOMIC_SASS.search(instruction.group(2))):
+                    lines.append(f"   {instruction.group(1)}  {instruction.group(2)}")
+    except (OSError, RuntimeError) as error:
+        print(f"make results: {error}", file=sys.stderr)
+        return False
+    write(os.path.join(out, "results", "sass-atomics.txt"), header,
+          "Made with cuobjdump -sass; per kernel, its atomics and the instructions that merge a warp's\n"
+          "atomics (VOTE, POPC, MATCH, FLO, REDUX); the lessons' counter kernels whole.\n\n" + "\n".join(lines) + "\n")
+    return True
+
+
+def record_grade_times(out, header):
+    folder = os.path.join(ROOT, "build", "bench")
+    result = run([sys.executable, "bench/grade_times.py", "--out", folder, "--repeat", "3"])
+    with open(os.path.join(folder, "grade-times.md")) as produced:
+        write(os.path.join(out, "bench", "grade-times.md"), header + "\n", produced.read())
+    return result.returncode == 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description="make results: regenerate the recorded logs on a GPU")
+    parser.add_argument("--only", nargs="+", choices=PARTS, default=PARTS)
+    parser.add_argument("--out", default=os.path.join(ROOT, "docs"))
+    try:
+        args = parser.parse_args()
+    except SystemExit as exit_:
+        sys.exit(2 if exit_.code else 0)
+    if run(["nvidia-smi", "-L"]).returncode != 0:
+        print("make results: no GPU here (nvidia-smi -L failed): the logs are recorded on a GPU", file=sys.stderr)
+        sys.exit(3)
+    build = run(["make", "-s", "-j8", "all", "build/bench/lessons"])
+    if build.returncode != 0:
+        print(build.stdout.decode()[-3000:], file=sys.stderr)
+        print("make results: the build failed", file=sys.stderr)
+        sys.exit(1)
+    header = provenance()
+    steps = {"gradings": record_gradings, "bench": record_bench, "lessons": record_lessons,
+             "sass": record_sass, "grade-times": record_grade_times}
+    failed = [part for part in PARTS if part in args.only and not steps[part](os.path.abspath(args.out), header)]
+    if failed:
+        print(f"make results: failed: {' '.join(failed)}", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
