@@ -692,7 +692,7 @@ static bool aggregation_table(FILE *out, const struct options *options, const st
         char ratios[KINDS][TABLE_CELL_SIZE];
         const char *cells[2 + KINDS] = {variants[v].bins, variants[v].partitioning};
         for (int k = 0; k < KINDS; k++) {
-            cell(ratios[k], "%.2f", ms[k][v + 1] / ms[k][v]);
+            cell(ratios[k], "%.3g", ms[k][v + 1] / ms[k][v]);
             cells[2 + k] = ratios[k];
         }
         table_add_row(&table, cells);

@@ -42,8 +42,12 @@ def provenance():
     gpu = run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"])
     nvcc = run([os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc"), "--version"])
     release = re.search(r"release ([0-9.]+)", nvcc.stdout.decode())
-    commit = run(["git", "rev-parse", "--short", "HEAD"]).stdout.decode().strip() or "unknown"
-    dirty = run(["git", "status", "--porcelain", "--untracked-files=no"]).stdout.decode().strip()
+    # A copy of the tree sent to a GPU machine may carry an older .git: KIT_COMMIT names the
+    # commit the copy was made from.
+    commit = os.environ.get("KIT_COMMIT") or \
+        run(["git", "rev-parse", "--short", "HEAD"]).stdout.decode().strip() or "unknown"
+    dirty = "" if os.environ.get("KIT_COMMIT") else \
+        run(["git", "status", "--porcelain", "--untracked-files=no"]).stdout.decode().strip()
     return "# recorded by make results: {}, CUDA {}, {}, commit {}{}\n".format(
         gpu.stdout.decode().strip().replace(", ", ", driver "),
         release.group(1) if release else "unknown", datetime.date.today().isoformat(), commit,
