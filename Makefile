@@ -18,6 +18,9 @@
 # The labs are the folders of labs/; each has its grader in grader/<lab>/, whose lab.conf (its
 # manifest) says what the build needs to know (docs/maintainers.md).
 LABS := $(sort $(notdir $(patsubst %/,%,$(wildcard labs/lab*-*/))))
+# The labs whose handout walks through a complete program of their own, labs/<lab>/primer.cu:
+# make <lab> builds it into build/student/<lab>/primer (see PRIMER_RULES).
+PRIMER_LABS := $(patsubst labs/%/primer.cu,%,$(wildcard labs/lab*-*/primer.cu))
 # lab5-privatized -> lab5
 short = $(firstword $(subst -, ,$(1)))
 # A value of a lab's manifest: $(call manifest,lab5-privatized,references)
@@ -223,6 +226,17 @@ endef
 
 $(foreach lab,$(LABS),$(eval $(call LAB_RULES,$(lab),student,labs/$(lab)/$(call short,$(lab)).cu)))
 $(foreach lab,$(LABS),$(eval $(call LAB_RULES,$(lab),solution,solutions/$(lab)/$(call short,$(lab)).cu)))
+# A lab's primer: an example program to read and run, not a submission (the submission check
+# and the grader are for labN.cu alone). $(1): lab.
+define PRIMER_RULES
+build/student/$(1)/primer.o: labs/$(1)/primer.cu build/flags
+	@mkdir -p $$(@D)
+	$$(NVCC) $$(NVCCFLAGS) -c $$< -o $$@
+
+build/student/$(1)/primer: build/student/$(1)/primer.o build/common/cuda_check.o
+	$$(NVCC) $$^ -o $$@
+endef
+$(foreach lab,$(PRIMER_LABS),$(eval $(call PRIMER_RULES,$(lab))))
 # ./grade LAB --file PATH: a copy of that file under build/file/<hash>/source/, built on its own
 # into build/file/<hash>/LAB (grade checks the names it passes: no spaces, quotes or '$').
 ifneq ($(SUBMISSION_FILE),)
@@ -308,6 +322,7 @@ endef
 $(foreach lab,$(LABS),$(eval $(call LISTING_RULES,$(lab))))
 
 $(foreach lab,$(LABS),$(eval $(call short,$(lab)): build/student/$(lab)/grader build/student/$(lab)/demo \
+  $(if $(filter $(lab),$(PRIMER_LABS)),build/student/$(lab)/primer) \
   build/listing/$(lab)/tests.records build/results/results))
 ifneq ($(HAVE_SOLUTIONS),)
 $(foreach lab,$(LABS),$(eval solution-$(call short,$(lab)): build/solution/$(lab)/grader build/solution/$(lab)/demo \

@@ -13,10 +13,13 @@ struct race_outcome lab1_simulate_race(unsigned long long initial_memory,
 {
     struct race_outcome outcome = {initial_memory, {0, 0}};
 
-    // TODO 1: play the schedule. Each thread has its own Old and New and its own next step
-    // (read, add or write). At each moment, schedule[time] (1 or 2) says which thread moves:
-    // that thread takes its next step, on its own Old/New and on outcome.memory. Store each
-    // thread's Old in outcome.old[0] (thread 1) and outcome.old[1] (thread 2).
+    // TODO 1: play the schedule and return what it leaves: Mem[x] in outcome.memory, thread
+    // 1's Old in outcome.old[0], thread 2's in outcome.old[1].
+    // Constraints: schedule[time] (1 or 2) names the thread that moves at that moment, and a
+    // thread that moves takes the next of its own three steps (lab1.h), in order. Old and New
+    // are private to each thread; Mem[x] (outcome.memory) is the only thing they share.
+    // The grader checks: the slides' four scenarios, and all 20 orders of the six moves,
+    // starting from a Mem[x] other than 0.
     (void)schedule;
 
     return outcome;
@@ -26,8 +29,11 @@ struct race_outcome lab1_simulate_race(unsigned long long initial_memory,
 // Part B (GPU): count threads with a plain, non-atomic increment.
 // ---------------------------------------------------------------------------------------
 
-// TODO 2: write the kernel. Every thread adds 1 to *count with an ordinary read, add and
-// write (no atomic): the same three steps as in Part A.
+// TODO 2: every thread adds 1 to *count, once.
+// Constraints: no atomic operation of any kind: the read, the add and the write must be the
+// three separate steps of Part A, so that the threads race.
+// The grader checks: one thread alone counts exactly 1; the slides' launch counts at least 1,
+// no more than the threads launched, and fewer (updates lost); the machine code has no atomic.
 __global__ void racy_count_kernel(unsigned long long *count)
 {
     (void)count;
@@ -36,8 +42,12 @@ __global__ void racy_count_kernel(unsigned long long *count)
 void lab1_launch_racy_count(unsigned long long *d_count, unsigned int blocks,
                             unsigned int threads_per_block)
 {
-    // TODO 3: launch racy_count_kernel with `blocks` blocks of `threads_per_block` threads,
-    // then check the launch with CUDA_CHECK_LAUNCH().
+    // TODO 3: run racy_count_kernel on d_count, in a grid of `blocks` blocks of
+    // `threads_per_block` threads.
+    // Constraints: return without waiting for the kernel (the caller times it); a launch that
+    // fails (an impossible shape) must stop the program with CUDA's message, as every failed
+    // CUDA call in the kit does (common/cuda_check.h), instead of going unnoticed.
+    // The grader checks: the counts of 1 x 1 and of the slides' 32K x 1024 threads (TODO 2).
     (void)d_count;
     (void)blocks;
     (void)threads_per_block;
@@ -49,14 +59,14 @@ unsigned long long lab1_count_program(unsigned int blocks, unsigned int threads_
     unsigned long long count = 0;
     *elapsed_ms = 0.0f;
 
-    // TODO 4: the whole program of the slides, every call wrapped in CUDA_CHECK(...):
-    //   a. allocate one unsigned long long on the device (cudaMalloc) and zero it (cudaMemset);
-    //   b. create two events (cudaEventCreate) and record the first (cudaEventRecord);
-    //   c. call lab1_launch_racy_count(...);
-    //   d. record the second event, wait for it (cudaEventSynchronize), and store the time
-    //      between the two in *elapsed_ms (cudaEventElapsedTime);
-    //   e. copy the count back to `count` (cudaMemcpy, cudaMemcpyDeviceToHost);
-    //   f. destroy the events and free the device memory.
+    // TODO 4: the whole host program of the slides: count blocks x threads_per_block threads
+    // with lab1_launch_racy_count into a counter in GPU memory that starts at 0, return the
+    // count, and store the kernel's time, in milliseconds, in *elapsed_ms.
+    // Constraints: time the kernel alone (not the allocation nor the copy), on the GPU's own
+    // clock with CUDA events, and read the time only once the kernel is done; every CUDA call
+    // checked (common/cuda_check.h); nothing left allocated or created on return.
+    // The grader checks: 1 x 1 thread returns 1 with a time above 0; the slides' launch
+    // returns a count between 1 and the number of threads.
     (void)blocks;
     (void)threads_per_block;
 

@@ -8,7 +8,13 @@
 // Part A: the count of lab 1, made exact with atomicAdd.
 // ---------------------------------------------------------------------------------------
 
-// TODO 1: every thread adds 1 to *count with atomicAdd, so no increment is lost.
+// TODO 1: every thread adds 1 to *count, once, and no increment is lost, however many
+// threads update the counter at the same moment.
+// Constraints: one indivisible read-modify-write per thread, on the 64-bit counter itself (no
+// lock, no loop).
+// The grader checks: the exact count for every launch shape it tries, from 1 x 1 thread to
+// 32K x 1024, including blocks that are not whole warps; the machine code has an atomic add
+// on global memory.
 __global__ void atomic_count_kernel(unsigned long long *count)
 {
     (void)count;
@@ -17,8 +23,11 @@ __global__ void atomic_count_kernel(unsigned long long *count)
 void lab2_launch_atomic_count(unsigned long long *d_count, unsigned int blocks,
                               unsigned int threads_per_block)
 {
-    // TODO 2: launch atomic_count_kernel with `blocks` blocks of `threads_per_block` threads
-    // and check the launch with CUDA_CHECK_LAUNCH().
+    // TODO 2: run atomic_count_kernel on d_count, in a grid of `blocks` blocks of
+    // `threads_per_block` threads.
+    // Constraints: as in lab 1, return without waiting for the kernel, and let a failed
+    // launch stop the program with CUDA's message (common/cuda_check.h).
+    // The grader checks: the counts of TODO 1.
     (void)d_count;
     (void)blocks;
     (void)threads_per_block;
@@ -28,11 +37,13 @@ void lab2_launch_atomic_count(unsigned long long *d_count, unsigned int blocks,
 // Part B: a float atomic add built from atomicCAS (compare and swap).
 // ---------------------------------------------------------------------------------------
 
-// TODO 3: add value to *address atomically and return the value *address held before, using
-// only atomicCAS. atomicCAS works on unsigned int, so move between a float and its bits with
-// __float_as_uint() and __uint_as_float(). Loop: read the current bits, compute the new sum,
-// try to swap it in; if another thread changed *address in between, atomicCAS returns what
-// it found instead of what you expected: start again from that value.
+// TODO 3: add value to *address atomically, and return the value *address held just before
+// your addition took effect.
+// Constraints: built on compare-and-swap alone (not CUDA's own float atomic add); correct
+// whatever the other threads do to *address at the same time: no addition lost, none made
+// twice; a float's bits must reach memory unchanged (a numeric conversion would round them).
+// The grader checks: through TODO 4, sums of 0, 1, 1000 and 65,537 values must be exact; the
+// machine code has a compare-and-swap.
 __device__ float cas_atomic_add(float *address, float value)
 {
     (void)address;
@@ -40,8 +51,12 @@ __device__ float cas_atomic_add(float *address, float value)
     return 0.0f;
 }
 
-// TODO 4: thread i (counting over the whole grid) adds values[i] to *sum with
-// cas_atomic_add; threads past the end of the array (i >= count) do nothing.
+// TODO 4: add values[0 .. count) into *sum, one value a thread, with your cas_atomic_add.
+// Constraints: each value belongs to one thread of the whole grid, not of its block; the
+// launcher below rounds the grid up to whole blocks, so the last threads have no value and
+// must not read one.
+// The grader checks: the exact sums of TODO 3; values placed past the end of the array must
+// not be added.
 __global__ void cas_float_sum_kernel(float *sum, const float *values, unsigned int count)
 {
     (void)sum;
