@@ -82,11 +82,12 @@ __global__ void histogram_private_shared_kernel(const char *text, uint64_t lengt
 {
     __shared__ unsigned int block_bins[HISTOGRAM_BINS];
 
-    // TODO 4: zero block_bins, which start with whatever the last block there left, the work
-    // shared among the block's threads whatever their number; no thread may count before every
-    // bin is zero.
+    // TODO 4: block_bins starts with whatever the last block there left: zero it, the work
+    // shared among the block's threads whatever their number. No thread may count before
+    // every bin is zero.
 
-    // TODO 5: the thread of global index i counts byte i into block_bins, as in TODO 1.
+    // TODO 5: the thread of global index i counts byte i into block_bins, as in TODO 1: none
+    // may lose a count.
 
     // TODO 6: once every thread of the block has counted, add each non-zero bin into
     // histogram, once per block, the work shared as in TODO 4. Every block commits: shared

@@ -1,7 +1,7 @@
 # The kernel drops the letter test, as the atomic kernel of the seed lecture notes does
 # (Dillhoff indexes his 26 bins with data[i] - 'a': "the input is assumed to be lower case").
-# Letters land right, and '{' '|' in y-z; but '^' '_' '`' land in a-d (-3 / 4 is 0), '}' '~'
-# DEL one past the bins, capitals and > ? @ [ \ ] on the grader's counters before them, and
+# Letters land right; '{' '|' count as y-z and '^' '_' '`' as a-d (-3 / 4 is 0); '}' '~' DEL
+# land one past the bins, capitals and > ? @ [ \ ] on the grader's counters before them, and
 # spaces, digits, most punctuation and bytes of 0x80 and above further out, where a write may
 # fault instead. Either way the grader says it wrote outside.
 # expect: wrote outside
