@@ -20,8 +20,8 @@ void lab4_histogram_sequential(const char *text, uint64_t length,
 __global__ void histogram_atomic_kernel(const char *text, uint64_t length,
                                         unsigned long long *histogram)
 {
-    // 64-bit index: the grid covers length rounded up to whole blocks, which for a text of
-    // 2^32 - 1 bytes is past what an unsigned int can hold.
+    // 64-bit index: past 2^32 bytes, an index computed in unsigned int (blockIdx.x * blockDim.x
+    // is one) wraps around to the start of the text.
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < length) {
         int position = text[i] - 'a';
