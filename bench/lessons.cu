@@ -269,6 +269,18 @@ static void launch_histogram(const struct variant_run *run)
                                 arguments, 0, 0));
 }
 
+// The grid of lab 6's contiguous reference: sized to the text, so that each thread does one
+// step of 16 bytes and is done.
+#define ONE_STEP_BYTES 16
+static void launch_histogram_one_step_a_thread(const struct variant_run *run)
+{
+    histogram_function *kernel = (histogram_function *)run->kernel;
+    void *arguments[] = {(void *)&run->d_text, (void *)&run->length, (void *)&run->d_result};
+    uint64_t bytes_a_block = (uint64_t)THREADS_PER_BLOCK * ONE_STEP_BYTES;
+    unsigned int blocks = (unsigned int)((run->length + bytes_a_block - 1) / bytes_a_block);
+    CUDA_CHECK(cudaLaunchKernel((const void *)kernel, blocks, THREADS_PER_BLOCK, arguments, 0, 0));
+}
+
 static void launch_letters_global_atomic(const struct variant_run *run)
 {
     unsigned int blocks = (unsigned int)((run->length + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK);
@@ -445,36 +457,51 @@ static bool partitioning_table(FILE *out, const struct options *options, const s
                                const unsigned long long *expected, double copy_ms)
 {
     static const struct partitioning_row {
-        const char *partitioning;
+        const char *partitioning, *grid;
         int in_flight;
         const void *kernel;
+        void (*launch)(const struct variant_run *);
     } rows[] = {
-        {"contiguous", 1, HISTOGRAM_VARIANT(CONTIGUOUS, 1, false, true)},
-        {"interleaved", 1, HISTOGRAM_VARIANT(INTERLEAVED, 1, false, true)},
-        {"contiguous", 4, HISTOGRAM_VARIANT(CONTIGUOUS, 4, false, true)},
-        {"interleaved", 4, HISTOGRAM_VARIANT(INTERLEAVED, 4, false, true)},
-        {"contiguous", 16, HISTOGRAM_VARIANT(CONTIGUOUS, 16, false, true)},
-        {"interleaved", 16, HISTOGRAM_VARIANT(INTERLEAVED, 16, false, true)},
+        {"contiguous", "8 blocks a multiprocessor", 1,
+         HISTOGRAM_VARIANT(CONTIGUOUS, 1, false, true), launch_histogram},
+        {"interleaved", "8 blocks a multiprocessor", 1,
+         HISTOGRAM_VARIANT(INTERLEAVED, 1, false, true), launch_histogram},
+        {"contiguous", "8 blocks a multiprocessor", 4,
+         HISTOGRAM_VARIANT(CONTIGUOUS, 4, false, true), launch_histogram},
+        {"interleaved", "8 blocks a multiprocessor", 4,
+         HISTOGRAM_VARIANT(INTERLEAVED, 4, false, true), launch_histogram},
+        {"contiguous", "8 blocks a multiprocessor", 16,
+         HISTOGRAM_VARIANT(CONTIGUOUS, 16, false, true), launch_histogram},
+        {"interleaved", "8 blocks a multiprocessor", 16,
+         HISTOGRAM_VARIANT(INTERLEAVED, 16, false, true), launch_histogram},
+        {"contiguous", "one 16-byte step a thread", 16,
+         HISTOGRAM_VARIANT(CONTIGUOUS, ONE_STEP_BYTES, false, true),
+         launch_histogram_one_step_a_thread},
+        {"interleaved", "one 16-byte step a thread", 16,
+         HISTOGRAM_VARIANT(INTERLEAVED, ONE_STEP_BYTES, false, true),
+         launch_histogram_one_step_a_thread},
     };
     enum { ROWS = sizeof rows / sizeof rows[0] };
     struct variant_run runs[ROWS];
     const char *names[ROWS];
     double ms[ROWS];
     for (int r = 0; r < ROWS; r++) {
-        runs[r] = (struct variant_run){launch_histogram, rows[r].kernel, b->d_text, options->bytes,
+        runs[r] = (struct variant_run){rows[r].launch, rows[r].kernel, b->d_text, options->bytes,
                                        b->d_results[r], expected, HISTOGRAM_BINS, NULL, NULL};
         names[r] = rows[r].partitioning;
     }
     bool right = time_variants("partitioning", runs, names, ROWS, options->runs, ms);
     fprintf(out, "\n## Lab 6: contiguous against interleaved, the same bytes in flight a thread\n\n"
-                 "`lesson_histogram_kernel`: shared bins (lab 5), %u blocks of %u threads (%d a "
-                 "multiprocessor), %" PRIu64 " MiB of english-like text; each thread loads "
-                 "`in flight` bytes, one byte a load, before counting them.\n\n",
-            full_gpu_blocks(), THREADS_PER_BLOCK, BLOCKS_PER_MULTIPROCESSOR, options->bytes >> 20);
-    const char *headers[] = {"partitioning", "bytes in flight a thread", "median time", "GB/s",
-                             "% of copy"};
+                 "`lesson_histogram_kernel`: shared bins (lab 5), blocks of %u threads, %" PRIu64
+                 " MiB of english-like text; each thread loads `in flight` bytes, one byte a "
+                 "load, before counting them. Grid: %u blocks (8 a multiprocessor, the threads "
+                 "loop), or sized to the text so that each thread does one 16-byte step (lab "
+                 "6's contiguous reference). Each pair of rows differs only in partitioning.\n\n",
+            THREADS_PER_BLOCK, options->bytes >> 20, full_gpu_blocks());
+    const char *headers[] = {"partitioning", "grid", "bytes in flight a thread", "median time",
+                             "GB/s", "% of copy"};
     struct table table;
-    table_init(&table, 5, headers);
+    table_init(&table, 6, headers);
     for (int r = 0; r < ROWS; r++) {
         char in_flight[TABLE_CELL_SIZE], time_text[TABLE_CELL_SIZE], rate[TABLE_CELL_SIZE],
             percent[TABLE_CELL_SIZE];
@@ -483,10 +510,16 @@ static bool partitioning_table(FILE *out, const struct options *options, const s
         cell(rate, "%.0f", gigabytes_per_second(options->bytes, ms[r]));
         cell(percent, "%.1f%%",
              percent_of_copy_bandwidth(options->bytes, ms[r], options->bytes, copy_ms));
-        const char *cells[] = {rows[r].partitioning, in_flight, time_text, rate, percent};
+        const char *cells[] = {rows[r].partitioning, rows[r].grid, in_flight, time_text, rate,
+                               percent};
         table_add_row(&table, cells);
     }
     table_print(out, &table);
+    fprintf(out, "\nInterleaved time / contiguous time, pair by pair: ");
+    for (int r = 0; r < ROWS; r += 2)
+        fprintf(out, "%s%.2f (%s, %d in flight)", r ? ", " : "", ms[r + 1] / ms[r], rows[r].grid,
+                rows[r].in_flight);
+    fprintf(out, ".\n");
     return right;
 }
 
