@@ -43,9 +43,13 @@ __global__ void histogram_contiguous_kernel(const char *text, uint64_t length,
     __shared__ unsigned int block_bins[HISTOGRAM_BINS];
     zero_block_bins(block_bins);
 
-    // TODO 1: this thread (number blockIdx.x * blockDim.x + threadIdx.x over the grid, as a
-    // uint64_t) counts the chars_per_thread bytes starting at thread * chars_per_thread, with
-    // count_byte(block_bins, ...). The last thread's range stops at length.
+    // TODO 1: this thread counts one stretch of chars_per_thread consecutive bytes into
+    // block_bins: the grid's threads, in order, take the text's stretches in order, so that
+    // together they cover every byte exactly once. A stretch that runs past the end of the
+    // text stops at length: nothing past the text is read. Positions past 4 GiB must work.
+    // The grader checks the histogram with 7 bytes a thread (stretches that end mid-block) and
+    // with your part C choice, on every input of lab 4 and a text past 4 GiB, with guard
+    // letters after the text that must not be counted.
     (void)text;
     (void)length;
     (void)chars_per_thread;
@@ -59,8 +63,11 @@ void lab6_histogram_contiguous(const char *d_text, uint64_t length,
     CUDA_CHECK(cudaMemset(d_histogram, 0, HISTOGRAM_BINS * sizeof *d_histogram));
     if (length == 0)
         return;
-    // TODO 2: a block covers threads_per_block * chars_per_thread bytes: launch enough blocks
-    // to cover the text (round up; compute in uint64_t), then check the launch.
+    // TODO 2: launch the kernel above with threads_per_block threads a block and just enough
+    // blocks for its threads' stretches to cover the whole text, the last block's too, when
+    // length is not a multiple of a block's share; then check the launch for errors. The
+    // grid's arithmetic must not overflow for texts past 4 GiB. The grader checks the
+    // histogram as for TODO 1: a text whose end is never counted fails as "tail-missing".
     (void)d_text;
     (void)chars_per_thread;
 }
@@ -75,9 +82,12 @@ __global__ void histogram_interleaved_kernel(const char *text, uint64_t length,
     __shared__ unsigned int block_bins[HISTOGRAM_BINS];
     zero_block_bins(block_bins);
 
-    // TODO 3: a grid-stride loop: start at this thread's number over the grid and step by the
-    // number of threads in the grid (gridDim.x * blockDim.x) until the end of the text,
-    // counting each byte. Use uint64_t for the index and the step.
+    // TODO 3: the grid's threads, whatever their number, count the whole text together, each
+    // byte exactly once, into block_bins: on every pass the grid's threads take as many
+    // consecutive bytes as there are threads, neighbour next to neighbour (coalesced), then
+    // all move on together until the text ends. Positions past 4 GiB must work. The grader
+    // checks the histogram with 3 blocks (few threads, long loops) and with your part C
+    // choice, on every input of lab 4 and a text past 4 GiB.
     (void)text;
     (void)length;
 
@@ -90,7 +100,9 @@ void lab6_histogram_interleaved(const char *d_text, uint64_t length,
     CUDA_CHECK(cudaMemset(d_histogram, 0, HISTOGRAM_BINS * sizeof *d_histogram));
     if (length == 0)
         return;
-    // TODO 4: launch histogram_interleaved_kernel with exactly `blocks` blocks and check it.
+    // TODO 4: launch the kernel above with exactly `blocks` blocks of threads_per_block
+    // threads (the caller chooses the grid; the kernel adapts to it), then check the launch
+    // for errors.
     (void)d_text;
     (void)blocks;
 }
@@ -101,10 +113,18 @@ void lab6_histogram_interleaved(const char *d_text, uint64_t length,
 
 unsigned int lab6_chosen_chars_per_thread(void)
 {
-    return 1; // TODO 5: the chars_per_thread you found fastest
+    // TODO 5: the chars_per_thread that was fastest on YOUR GPU, read from the sweep table
+    // that ./grade lab6 prints once parts A and B pass. The grader checks only that it is at
+    // least 1, and times part A with it; your answer to the handout's question 6 shows the
+    // sweep it came from (a value copied from the handout's GPU is not a measurement).
+    return 1;
 }
 
 unsigned int lab6_chosen_blocks(int multiprocessors)
 {
-    return (unsigned int)multiprocessors; // TODO 6: the grid size you found fastest
+    // TODO 6: the grid size that was fastest on YOUR GPU in the same sweep, as a number of
+    // blocks per multiprocessor times multiprocessors (so that it follows the GPU it runs
+    // on). The grader checks that it is a launchable grid (1 to 2^31 - 1 blocks) for 1 to 1024
+    // multiprocessors, and times part B with it.
+    return (unsigned int)multiprocessors;
 }

@@ -1,19 +1,22 @@
 // Lab 8, the challenge: as fast as the memory allows. Read README.md in this folder first; the
-// TODOs follow its steps. Any correct kernel is accepted; the grade is the share of the
+// TODOs follow its tasks. Any correct kernel is accepted; the grade is the share of the
 // memory's bandwidth it reaches. Build and grade with:   make lab8 && ./grade lab8
 #include "lab8.h"
 
 #include "cuda_check.h"
 
+// Two blocks of 1024 threads: 2048 threads, all an sm_80 or sm_90 multiprocessor holds, and
+// only if the kernel keeps to 32 registers a thread (the handout's "Registers and occupancy").
 static const unsigned int threads_per_block = 1024;
 static const unsigned int blocks_per_multiprocessor = 2;
 
-// The lookup table (step 2 of the handout): one row per byte value, holding 32 copies of that
+// The lookup table (task 2 of the handout): one row per byte value, holding 32 copies of that
 // byte's increment, one per shared-memory bank, so that lane l can always read column l. A row
 // is 64 words (256 bytes), so that a byte value times 256 is its row's address; the upper 32
-// words of each row are not used.
+// words of each row are not used, and the last row's are left out: the table and block_bins
+// then fit in the 64 KB that a block may have on sm_75.
 #define TABLE_ROW_WORDS 64
-#define TABLE_WORDS (256 * TABLE_ROW_WORDS)
+#define TABLE_WORDS (255 * TABLE_ROW_WORDS + 32)
 #define TABLE_BYTES (TABLE_WORDS * sizeof(unsigned int))
 
 // Bin b is counted in bits 4b to 4b+3 of a word.
@@ -22,8 +25,10 @@ static const unsigned int blocks_per_multiprocessor = 2;
 // What a byte adds to the packed counters: 1 in its bin's nibble, or 0 for a non-letter.
 __device__ unsigned int increment_of(unsigned int byte)
 {
-    // TODO 1: for a lowercase letter, 1 shifted into the nibble of its bin
-    // ((byte - 'a') / LETTERS_PER_BIN); for any other byte, 0.
+    // TODO 1: for a lowercase letter, a word with 1 in the nibble of the letter's bin (bits
+    // 4b to 4b+3 for bin b) and 0 everywhere else; for any other byte value (0 to 255), 0.
+    // No byte may be counted in a wrong bin or counted at all when it is not a letter: the
+    // grader checks the histogram on texts of every byte value.
     (void)byte;
     return 0;
 }
@@ -32,9 +37,12 @@ __device__ unsigned int increment_of(unsigned int byte)
 // table. lane_bytes is the thread's lane times 4 (its column's byte offset in a row).
 __device__ unsigned int count_word(const char *table, unsigned int lane_bytes, unsigned int word)
 {
-    // TODO 3: four table lookups, one per byte of word. __byte_perm(word, lane_bytes, selector)
-    // builds the address of one in a single instruction: with selector 0x5504 its result holds
-    // lane_bytes in bits 0-7 and byte 0 of word in bits 8-15 (0x5514: byte 1, and so on).
+    // TODO 3: the sum of the increments of the four bytes of word, each read from the table
+    // in this thread's own column (byte offset lane_bytes within the byte's row), so that the
+    // 32 lookups of a warp fall in 32 different banks whatever the bytes are. Budget: about
+    // two instructions a byte (forming the address, and the load), with no test and no
+    // branch. The grader checks the histogram; the speed tables show whether you kept to the
+    // budget.
     (void)table;
     (void)lane_bytes;
     (void)word;
@@ -46,9 +54,11 @@ __device__ unsigned int count_word(const char *table, unsigned int lane_bytes, u
 __device__ void count_vector(const char *table, unsigned int lane_bytes, uint4 vector,
                              unsigned int &even_bins, unsigned int &odd_bins)
 {
-    // TODO 4: count_word for the four words of vector. The sum of two words' counts fits in a
-    // nibble (at most 8); the sum of four may not (16). Spread each pair's nibbles into the
-    // byte-wide counters: the even nibbles with & NIBBLE_MASK, the odd ones shifted down by 4.
+    // TODO 4: add the counts of the 16 bytes of vector to the byte-wide counters: bin b's
+    // count goes into byte b / 2 of even_bins (b even) or of odd_bins (b odd). A nibble holds
+    // at most 15: the nibble counts of at most two words (8 bytes, so at most 8 in a nibble)
+    // may be added together before they are spread into bytes. The grader checks the
+    // histogram on texts of one letter, where every byte lands in the same bin.
     (void)table;
     (void)lane_bytes;
     (void)vector;
@@ -56,8 +66,10 @@ __device__ void count_vector(const char *table, unsigned int lane_bytes, uint4 v
     (void)odd_bins;
 }
 
-// A byte-wide counter gains at most 16 per vector: empty them into 32-bit counts every 12
-// vectors (12 x 16 = 192 < 256).
+// A byte of even_bins or odd_bins holds at most 255, and one vector adds at most 16 to it
+// (16 bytes of one bin): a thread must add its byte-wide counters into its 32-bit counts, and
+// start them again from 0, after at most 15 of its vectors. 12 (12 x 16 = 192) leaves room
+// and divides evenly by 2, 3, 4 or 6 vectors loaded at a time.
 #define VECTORS_PER_FLUSH 12
 
 __device__ void flush(unsigned int counts[HISTOGRAM_BINS], unsigned int even_bins,
@@ -74,8 +86,11 @@ __global__ void histogram_kernel(const char *text, uint64_t length, unsigned lon
     extern __shared__ unsigned int table_words[];
     __shared__ unsigned long long block_bins[HISTOGRAM_BINS];
 
-    // TODO 2: fill the table (word i holds the increment of byte value i / TABLE_ROW_WORDS) and
-    // zero block_bins, with all the block's threads; then wait until every thread is done.
+    // TODO 2: before any thread of the block reads them, every word of the table holds the
+    // increment of its row's byte value (the row of word i is i / TABLE_ROW_WORDS), and
+    // block_bins holds zeros. All the block's threads share the filling. The grader checks the
+    // histogram, and ./grade lab8 --sanitize=racecheck finds a lookup that can happen before
+    // the table entry it reads was written.
 
     const char *table = (const char *)table_words;
     const unsigned int lane_bytes = (threadIdx.x % 32) * 4;
@@ -103,17 +118,24 @@ __global__ void histogram_kernel(const char *text, uint64_t length, unsigned lon
         }
     }
 
-    // TODO 5: a grid-stride loop over vectors[0, vector_count), thread by thread, counting each
-    // vector with count_vector into even_bins and odd_bins and flushing them into counts at
-    // least every VECTORS_PER_FLUSH vectors. Then make it fast: load several vectors (with
-    // __ldcs) before counting any, so that their loads are in flight together.
+    // TODO 5: count every vector of vectors[0, vector_count) exactly once into counts, the
+    // grid's threads sweeping them together (on each pass neighbouring threads take
+    // neighbouring vectors: a warp reads 512 consecutive bytes), for any length and any
+    // number of blocks. Each 16-byte vector is read with one 16-byte load, counted into byte-
+    // wide counters, and those are added into counts after at most VECTORS_PER_FLUSH of this
+    // thread's vectors (see above). To reach the memory's speed a thread has several loads in
+    // flight before it counts any of them. The grader checks the histogram (texts past 4 GiB
+    // and of one letter too), that the machine code has 16-byte global loads, and your share
+    // of the copy's bandwidth.
     (void)vectors;
     (void)threads;
     (void)vector_count;
 
-    // TODO 6: sum each bin's count over the warp with __shfl_down_sync, then have lane 0 add
-    // the warp's sums to block_bins (one shared atomicAdd a bin); after a barrier, one thread a
-    // bin adds the block's count to histogram (one global atomicAdd a bin).
+    // TODO 6: add every thread's counts to histogram with as few atomics as possible: each
+    // bin's counts are summed over the warp in registers first, then added to block_bins once
+    // a warp, and block_bins to histogram once a block, after the whole block has added its
+    // warps' sums. The grader checks the histogram; an atomic per thread and bin shows in the
+    // speed tables.
     (void)histogram;
     (void)block_bins;
 }
@@ -126,7 +148,7 @@ void lab8_histogram(const char *d_text, uint64_t length, unsigned long long *d_h
     int device = 0, multiprocessors = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    // The table is 64 KB, more than the 48 KB a block gets unless it asks.
+    // The table is 64 KB less 128 bytes: more than the 48 KB a block gets unless it asks.
     CUDA_CHECK(cudaFuncSetAttribute(histogram_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)TABLE_BYTES));
     unsigned int blocks = blocks_per_multiprocessor * (unsigned int)multiprocessors;

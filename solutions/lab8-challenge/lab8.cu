@@ -22,9 +22,10 @@ static const unsigned int blocks_per_multiprocessor = 2;
 // shared-memory bank. Lane l always reads column l, so the 32 lookups of a warp fall in 32
 // different banks whatever the bytes are, and never wait on each other. A row is 64 words
 // (256 bytes) so that a byte value times 256 is a row's address: byte_perm builds it by
-// placing the byte in bits 8-15 (the upper 32 words of each row are unused).
+// placing the byte in bits 8-15. The upper 32 words of each row are unused, and the last
+// row's are left out: the table and block_bins then fit in the 64 KB a block may have on sm_75.
 #define TABLE_ROW_WORDS 64
-#define TABLE_WORDS (256 * TABLE_ROW_WORDS)
+#define TABLE_WORDS (255 * TABLE_ROW_WORDS + 32)
 #define TABLE_BYTES (TABLE_WORDS * sizeof(unsigned int))
 
 // Bin b is counted in bits 4b to 4b+3 of a word.
@@ -62,7 +63,8 @@ __device__ void count_vector(const char *table, unsigned int lane_bytes, uint4 v
     odd_bins += ((first >> 4) & NIBBLE_MASK) + ((second >> 4) & NIBBLE_MASK);
 }
 
-// A byte-wide counter gains at most 16 per vector: empty them every 12 vectors (192 < 256).
+// A byte of even_bins or odd_bins holds at most 255, and one vector adds at most 16 to it: a
+// thread empties them into its 32-bit counts after every 12 of its vectors (192), at most 15.
 #define VECTORS_PER_FLUSH 12
 #define VECTORS_IN_FLIGHT 4
 
@@ -156,7 +158,7 @@ void lab8_histogram(const char *d_text, uint64_t length, unsigned long long *d_h
     int device = 0, multiprocessors = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    // The table is 64 KB, more than the 48 KB a block gets unless it asks.
+    // The table is 64 KB less 128 bytes: more than the 48 KB a block gets unless it asks.
     CUDA_CHECK(cudaFuncSetAttribute(histogram_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)TABLE_BYTES));
     unsigned int blocks = blocks_per_multiprocessor * (unsigned int)multiprocessors;
