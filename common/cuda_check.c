@@ -1,19 +1,28 @@
 #include "cuda_check.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#define LAUNCH_HINT                                                                            \
+    "the launch asked for an impossible grid: 0 blocks (an empty input?), more than 1024 "     \
+    "threads a block, or more shared memory than a block may have"
 
 /* A hint at the usual cause of an error, or NULL where there is no useful one. */
-static const char *cuda_error_hint(cudaError_t error)
+static const char *cuda_error_hint(cudaError_t error, const char *call)
 {
+    // CUDA 13 reports some impossible launches (2048 threads a block) as an invalid value.
+    bool launch = strcmp(call, CUDA_LAUNCH_CALL) == 0;
+    if (launch && (error == cudaErrorInvalidValue || error == cudaErrorInvalidConfiguration))
+        return LAUNCH_HINT;
     switch (error) {
     case cudaErrorIllegalAddress:
     case cudaErrorInvalidAddressSpace:
         return "a kernel read or wrote outside its buffers: check the bounds test (i < length) "
                "and that every index into the histogram is between 0 and 6";
     case cudaErrorInvalidConfiguration:
-        return "the launch asked for an impossible grid: 0 blocks (an empty input?), more than "
-               "1024 threads a block, or more shared memory than a block may have";
+        return LAUNCH_HINT;
     case cudaErrorLaunchTimeout:
         return "the kernel ran too long: look for a loop that never ends";
     case cudaErrorNoDevice:
@@ -40,7 +49,7 @@ void cuda_check(cudaError_t result, const char *call, const char *file, int line
     if (result == cudaSuccess)
         return;
     char message[1024];
-    const char *hint = cuda_error_hint(result);
+    const char *hint = cuda_error_hint(result, call);
     snprintf(message, sizeof message, "%s:%d: %s failed: %s (%s)%s%s", file, line, call,
              cudaGetErrorString(result), cudaGetErrorName(result), hint ? "\n  hint: " : "",
              hint ? hint : "");

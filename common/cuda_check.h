@@ -18,7 +18,8 @@ void cuda_check(cudaError_t result, const char *call, const char *file, int line
 
 /* A launch reports a bad configuration only through cudaGetLastError; faults inside the
  * kernel surface at the next call that waits for it (cudaMemcpy, cudaDeviceSynchronize). */
-#define CUDA_CHECK_LAUNCH() cuda_check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
+#define CUDA_LAUNCH_CALL "kernel launch"
+#define CUDA_CHECK_LAUNCH() cuda_check(cudaGetLastError(), CUDA_LAUNCH_CALL, __FILE__, __LINE__)
 
 #ifdef __cplusplus
 }
