@@ -62,9 +62,11 @@ CPPFLAGS := -Icommon -Igrader/harness -Igrader/results -I$(CUDA_HOME)/include $(
 NVCC_COMMON_FLAGS := -O3 -g -std=c++17 -Xcompiler -Wall,-Wextra -MMD -MP -Icommon
 NVCCFLAGS := $(NVCC_COMMON_FLAGS) $(GENCODE)
 # The variants of grader/variants/ are graded only on the GPU at hand: machine code for the
-# newest architecture is enough for them (and keeps a GPU-less build of all fifty short).
-VARIANT_NVCCFLAGS := $(NVCC_COMMON_FLAGS) \
-                     -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=sm_$(lastword $(CUDA_ARCH))
+# newest architecture is enough for them (and keeps a GPU-less build of all fifty short). make
+# dist builds those the tarball ships (grader/make-dist.sh) for every architecture, as the
+# references: VARIANTS_FOR_EVERY_ARCH=1.
+VARIANT_NVCCFLAGS := $(if $(VARIANTS_FOR_EVERY_ARCH),$(NVCCFLAGS),$(NVCC_COMMON_FLAGS) \
+                     -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=sm_$(lastword $(CUDA_ARCH)))
 LDFLAGS := $(CRITERION_LDFLAGS)
 
 COMMON := cuda_check timing inputs reference repeated_text compare report device counting histogram_demo \
@@ -158,6 +160,14 @@ build/results/%.o: grader/results/%.c build/flags
 build/results/results: build/results/results.o $(RESULTS_OBJECTS)
 	$(CC) $^ -o $@ -lm
 
+# ./grade --sanitize asks it whether the GPU can run the demo (grader/gpu-probe.c).
+build/gpu-probe.o: grader/gpu-probe.c build/flags
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+build/gpu-probe: build/gpu-probe.o build/common/device.o build/common/cuda_check.o
+	$(NVCC) $^ -o $@
+
 build/bench/%.o: bench/%.c build/flags build/generated/bench/references.h
 	@mkdir -p $(@D)
 	$(CC) -Ibuild/generated/bench $(CPPFLAGS) -Ibench $(CFLAGS) -c $< -o $@
@@ -182,6 +192,9 @@ lessons: build/bench/lessons
 
 # make results: every recorded log and table the docs quote, regenerated on this GPU.
 results:
+	@if [ ! -d solutions ]; then \
+	  echo "make results regenerates the logs the kit's docs quote, in the kit's repository, not in" \
+	       "the student tarball"; exit 2; fi
 	python3 bench/record_results.py
 
 bench-grade:
@@ -206,7 +219,22 @@ build/$(2)/$(1)/$(call short,$(1)).o: $(3) build/flags grader/check-submission.s
 	CHECK_SUBMISSION_SOURCE=$$< $$(NVCC) $(if $(findstring variant/,$(2)),$$(VARIANT_NVCCFLAGS),$$(NVCCFLAGS)) \
 	  -Ilabs/$(1) -Xcompiler -wrapper,grader/check-submission.sh -c $$< -o $$@
 	@bash grader/check-submission.sh object $$@ $$< || { status=$$$$?; rm -f $$@; exit $$$$status; }
+$(call LAB_LINK_RULES,$(1),$(2))
+endef
 
+# The student tarball's compiled reference or variant of a lab, $(3), in place of a lab's
+# object: no source, so the submission check checks the object only. $(1): lab, $(2): role.
+define PREBUILT_LAB_RULES
+build/$(2)/$(1)/$(call short,$(1)).o: $(3) grader/check-submission.sh grader/allowed-symbols.txt \
+                                      grader/allowed-sections.txt
+	@mkdir -p $$(@D)
+	cp $$< $$@
+	@bash grader/check-submission.sh object $$@ $$< || { status=$$$$?; rm -f $$@; exit $$$$status; }
+$(call LAB_LINK_RULES,$(1),$(2))
+endef
+
+# The demo and the grader of a lab's object build/<role>/<lab>/labN.o. $(1): lab, $(2): role.
+define LAB_LINK_RULES
 build/$(2)/$(1)/demo.o: labs/$(1)/demo.c build/flags
 	@mkdir -p $$(@D)
 	$$(CC) $$(CPPFLAGS) -Ilabs/$(1) $$(CFLAGS) -c $$< -o $$@
@@ -225,7 +253,16 @@ build/$(2)/$(1)/grader: build/$(2)/$(1)/grade_$(call short,$(1)).o build/$(2)/$(
 endef
 
 $(foreach lab,$(LABS),$(eval $(call LAB_RULES,$(lab),student,labs/$(lab)/$(call short,$(lab)).cu)))
+ifneq ($(HAVE_SOLUTIONS),)
 $(foreach lab,$(LABS),$(eval $(call LAB_RULES,$(lab),solution,solutions/$(lab)/$(call short,$(lab)).cu)))
+else
+# The student tarball: ./grade LAB --solution grades the compiled reference, its reference_labN_
+# functions named labN_ again (the stand-in of LISTING_RULES), and --variant NAME the compiled
+# variant prebuilt/variant/<lab>/NAME.o, one of those grader/make-dist.sh ships.
+$(foreach lab,$(LABS),$(eval $(call PREBUILT_LAB_RULES,$(lab),solution,build/listing/$(lab)/stand-in.o)))
+$(foreach object,$(wildcard prebuilt/variant/*/*.o),$(eval $(call PREBUILT_LAB_RULES,$(notdir $(patsubst %/,%,$(dir \
+  $(object)))),variant/$(basename $(notdir $(object))),$(object))))
+endif
 # A lab's primer: an example program to read and run, not a submission (the submission check
 # and the grader are for labN.cu alone). $(1): lab.
 define PRIMER_RULES
@@ -324,12 +361,7 @@ $(foreach lab,$(LABS),$(eval $(call LISTING_RULES,$(lab))))
 $(foreach lab,$(LABS),$(eval $(call short,$(lab)): build/student/$(lab)/grader build/student/$(lab)/demo \
   $(if $(filter $(lab),$(PRIMER_LABS)),build/student/$(lab)/primer) \
   build/listing/$(lab)/tests.records build/results/results))
-ifneq ($(HAVE_SOLUTIONS),)
 $(foreach lab,$(LABS),$(eval solution-$(call short,$(lab)): build/solution/$(lab)/grader build/solution/$(lab)/demo \
   build/listing/$(lab)/tests.records build/results/results))
-else
-$(foreach lab,$(LABS),solution-$(call short,$(lab))):
-	@echo "make $@: this copy of the kit (the student tarball) has no reference solutions"; exit 2
-endif
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -2,8 +2,10 @@
 # make dist: the tarball handed to students, build/dist/cuda-histogram-labs.tar.gz. It holds the
 # labs, common/, the grader, docs/, the Makefile and the grade script, but no solution source:
 # the references the grader times against come compiled, for sm_75 to sm_90 and as PTX for
-# newer GPUs, in prebuilt/reference/. The kit's own tests, the solutions' variants and the
-# instructors' scripts stay out.
+# newer GPUs, in prebuilt/reference/ (./grade LAB --solution grades them there), and so do the
+# variants whose .sed has a line "# in the student tarball: <why>", in prebuilt/variant/<lab>/
+# (./grade LAB --variant NAME). The kit's own tests, the variants' sources, the other variants
+# and the instructors' scripts stay out.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 name=cuda-histogram-labs
@@ -24,14 +26,38 @@ git ls-files --cached -z |
         [ -f "$file" ] && cp --parents -- "$file" "$stage/"
     done
 
-# The references, compiled in a scratch copy of the kit for every architecture a class is
-# likely to have, whatever GPU (or none) this machine has.
+# The variants the tarball ships: the marker line of its .sed is the only list.
+marker='^[[:space:]]*#[[:space:]]*in the student tarball:'
+variants=()
+while IFS= read -r -d '' script; do
+    grep -q -E "$marker" "$script" || continue
+    grep -q -E "$marker[[:space:]]*[^[:space:]]" "$script" || {
+        echo "make dist: $script: its line '# in the student tarball:' must say why it ships" >&2
+        exit 1
+    }
+    variants+=("$script")
+done < <(git ls-files --cached -z -- 'grader/variants/*/*.sed')
+variant_objects=()
+for script in ${variants[@]+"${variants[@]}"}; do
+    lab=$(basename "$(dirname "$script")")
+    variant_objects+=("build/variant/$(basename "$script" .sed)/$lab/${lab%%-*}.o")
+done
+
+# The references and those variants, compiled in a scratch copy of the kit for every
+# architecture a class is likely to have, whatever GPU (or none) this machine has.
 scratch=$dist/reference-build
 mkdir -p "$scratch"
 cp -r Makefile common grader labs solutions "$scratch/"
-make -s -C "$scratch" CUDA_ARCH="75 80 86 89 90" -j"$(nproc)" references
+make -s -C "$scratch" CUDA_ARCH="75 80 86 89 90" VARIANTS_FOR_EVERY_ARCH=1 -j"$(nproc)" references \
+    ${variant_objects[@]+"${variant_objects[@]}"}
 cp "$scratch"/build/reference/*.o "$stage/prebuilt/reference/"
+for script in ${variants[@]+"${variants[@]}"}; do
+    lab=$(basename "$(dirname "$script")")
+    mkdir -p "$stage/prebuilt/variant/$lab"
+    cp "$scratch/build/variant/$(basename "$script" .sed)/$lab/${lab%%-*}.o" \
+        "$stage/prebuilt/variant/$lab/$(basename "$script" .sed).o"
+done
 rm -rf "$scratch"
 
 tar -czf "$dist/$name.tar.gz" -C "$dist" "$name"
-echo "make dist: $dist/$name.tar.gz ($(du -h "$dist/$name.tar.gz" | cut -f1)): $(tar -tzf "$dist/$name.tar.gz" | grep -c -v '/$') files, no solution source"
+echo "make dist: $dist/$name.tar.gz ($(du -h "$dist/$name.tar.gz" | cut -f1)): $(tar -tzf "$dist/$name.tar.gz" | grep -c -v '/$') files, no solution source, ${#variants[@]} variants compiled"

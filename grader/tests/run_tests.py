@@ -67,14 +67,15 @@ def read_json(path):
 
 
 def grade(lab, *options, name, timeout=1800, cwd=ROOT):
-    """./grade LAB OPTIONS, with its summary and results.json under build/test/NAME.*; returns
-    (exit status, summary or None, results or None, log path)."""
+    """./grade LAB OPTIONS (the ./grade of the kit in cwd: this one, or the unpacked tarball's),
+    with its summary and results.json under build/test/NAME.*; returns (exit status, summary or
+    None, results or None, log path)."""
     base = os.path.join(WORK, name)
     for suffix in (".summary.json", ".results.json"):
         if os.path.exists(base + suffix):
             os.remove(base + suffix)
     started = time.monotonic()
-    status, _ = run([os.path.join(ROOT, "grade"), lab, *options, "--summary", base + ".summary.json",
+    status, _ = run([os.path.join(cwd, "grade"), lab, *options, "--summary", base + ".summary.json",
                      "--json", base + ".results.json"], cwd=cwd, timeout=timeout, log=base + ".log")
     grading_seconds.append((time.monotonic() - started, name))
     return status, read_json(base + ".summary.json"), read_json(base + ".results.json"), base + ".log"
@@ -482,6 +483,56 @@ def part_reports():
                               ("--junit", outputs["--xml"]), ("--summary", outputs["--summary"])])
 
 
+TARBALL_MARKER = "in the student tarball"  # a variant's header line "# in the student tarball: <why>"
+
+
+def tarball_variants():
+    """{lab: sorted names} of the variants whose .sed says it ships in the student tarball."""
+    marked = {lab: [] for lab in labs()}
+    for script in sorted(glob.glob(os.path.join(ROOT, "grader/variants/*/*.sed"))):
+        if header(script, TARBALL_MARKER) is not None:
+            marked.setdefault(os.path.basename(os.path.dirname(script)), []).append(os.path.basename(script)[:-4])
+    return marked
+
+
+def grade_commands(text):
+    """(lab, option, value) of every ./grade command in a doc naming --solution or --variant."""
+    commands = []
+    for match in re.finditer(r"\./grade((?:[ \t]+\n?[ \t]*|\n[ \t]*)[\w.=*'/-]+)+", text):
+        words = match.group(0).split()[1:]
+        lab = next((word for word in words if not word.startswith("-")), "")
+        for i, word in enumerate(words):
+            if word == "--solution":
+                commands.append((lab, "--solution", ""))
+            elif word == "--variant" or word.startswith("--variant="):
+                value = word.partition("=")[2] if "=" in word else (words[i + 1] if i + 1 < len(words) else "")
+                commands.append((lab, "--variant", value))
+    return commands
+
+
+def secret_lines(kit):
+    """The lines (stripped, 25 characters or more) of the solutions and of the variants (their
+    scripts and the code they plant) that no file of the repository the tarball ships holds: what
+    must not be in the tarball. The next lab's skeleton, for one, starts from this lab's solution."""
+    shipped = set()
+    for path in glob.glob(os.path.join(kit, "**/*"), recursive=True):
+        relative = os.path.relpath(path, kit)
+        twin = os.path.join(ROOT, relative)
+        if os.path.isfile(path) and os.path.isfile(twin) and open(path, "rb").read() == open(twin, "rb").read():
+            shipped.update(line.strip() for line in open(path, "rb").read().splitlines())
+    secrets = {}
+    for solution in glob.glob(os.path.join(ROOT, "solutions/*/*.cu")):
+        for line in open(solution, "rb").read().splitlines():
+            secrets[line.strip()] = os.path.relpath(solution, ROOT)
+    for script in glob.glob(os.path.join(ROOT, "grader/variants/*/*.sed")):
+        lab = os.path.basename(os.path.dirname(script))
+        solution = os.path.join(ROOT, "solutions", lab, short(lab) + ".cu")
+        planted = run(["sed", "-f", script, solution])[1].encode().splitlines()
+        for line in open(script, "rb").read().splitlines() + planted:
+            secrets.setdefault(line.strip(), os.path.relpath(script, ROOT))
+    return {line: origin for line, origin in secrets.items() if len(line) >= 25 and line not in shipped}
+
+
 def part_dist():
     print("== make dist: the students' tarball (tracked files only, no solution source; builds and grades)")
     planted = os.path.join(ROOT, "submissions-not-tracked")
@@ -496,24 +547,31 @@ def part_dist():
         return
     tally.check("make dist builds the tarball", "pass")
     listing = run(["tar", "-tzf", tarball])[1].splitlines()
-    leaked = [name for name in listing if re.search(r"/(solutions|grader/variants|grader/exploits|submissions-not-tracked)/", name)]
+    leaked = [name for name in listing if re.search(r"/(solutions|grader/variants|grader/exploits|submissions-not-tracked)/", name)
+              or name.endswith(".sed")]
     tally.check("the tarball holds only tracked files, no solution source", "fail" if leaked else "pass", " ".join(leaked[:3]))
     unpacked = os.path.join(WORK, "dist")
     shutil.rmtree(unpacked, ignore_errors=True)
     os.makedirs(unpacked)
     run(["tar", "-xzf", tarball, "-C", unpacked])
     kit = os.path.join(unpacked, "cuda-histogram-labs")
+    files = {os.path.relpath(path, kit): open(path, "rb").read()
+             for path in glob.glob(os.path.join(kit, "**/*"), recursive=True) if os.path.isfile(path)}
     leaks = []
     for solution in glob.glob(os.path.join(ROOT, "solutions/*/*.cu")):
         text = open(solution, "rb").read()
         first_line = text.splitlines()[0]
-        for path in glob.glob(os.path.join(kit, "**/*"), recursive=True):
-            if os.path.isfile(path) and (first_line in open(path, "rb").read() or open(path, "rb").read() == text):
-                leaks.append(os.path.relpath(path, kit))
+        leaks += [path for path, data in files.items() if first_line in data or data == text]
+    secrets = secret_lines(kit)
+    for path, data in files.items():
+        # A text holds a line whole; an object, as a string anywhere.
+        lines = set(line.strip() for line in data.splitlines())
+        leaks += [f"{path} holds a line of {origin}" for line, origin in secrets.items()
+                  if line in lines or (b"\0" in data and line in data)]
     references = glob.glob(os.path.join(kit, "prebuilt/reference/*.o"))
-    tally.check("no solution line in the tarball, compiled references instead",
+    tally.check("no solution or variant line in the tarball, compiled references",
                 "pass" if not leaks and len(references) == len(labs()) else "fail",
-                f"leaked: {leaks[:3]}, {len(references)} references")
+                f"{len(secrets)} lines looked for; leaked: {leaks[:3]}, {len(references)} references")
     status, output = run(["bash", "-c", "make -s lab5 && ./grade lab5 --no-timing --seed 12345 --summary s.json"],
                          cwd=kit, log=os.path.join(WORK, "dist-grade.log"))
     summary = read_json(os.path.join(kit, "s.json"))
@@ -521,20 +579,84 @@ def part_dist():
     ok = (status == 1 and verdict == "failed") or (status == 3 and verdict == "not graded on a GPU")
     tally.check("the unpacked tarball builds and grades lab 5's skeleton", "pass" if ok else "fail",
                 f"exit {status}, verdict {verdict}; log: build/test/dist-grade.log")
-    status, output = run(["./grade", "lab5", "--solution"], cwd=kit)
-    tally.check("the tarball's --solution says it is the instructors'", "pass" if status == 2 and "student distribution" in output else "fail")
+    # --solution grades the compiled reference, as the student's object (no source to check).
+    gpu = gpu_here()
+    status, summary, _, log = grade("lab4", "--solution", "--no-timing", "--seed", "12345", name="dist-solution", cwd=kit)
+    graded = os.path.join(kit, "build/solution/lab4-text-histogram/lab4.o")
+    stand_in = os.path.join(kit, "build/listing/lab4-text-histogram/stand-in.o")
+    same = os.path.isfile(graded) and os.path.isfile(stand_in) and open(graded, "rb").read() == open(stand_in, "rb").read()
+    verdict = (summary or {}).get("verdict")
+    if gpu:
+        ok = status == 0 and verdict == "passed"
+    else:
+        ok = status == 3 and verdict == "not graded on a GPU" and summary["tests_failed"] == 0 and summary["tests_passed"] > 1
+    tally.check("the tarball's --solution grades the compiled reference", "pass" if ok and same else "fail",
+                f"exit {status}, verdict {verdict}, "
+                f"{'the compiled reference' if same else 'NOT the compiled reference'} graded; log: {log}")
+    # --variant: exactly the marked variants, each graded as in the repository; no other.
+    marked = tarball_variants()
+    listed = {}
+    for lab in labs():
+        status, output = run([os.path.join(kit, "grade"), short(lab), "--variant", "list"], cwd=kit)
+        names = output.partition(":")[2].split("(")[0].split()
+        listed[lab] = sorted(name for name in names if name != "none")
+    wrong = {lab: listed[lab] for lab in labs() if listed[lab] != sorted(marked.get(lab, []))}
+    tally.check("the tarball's --variant list names the marked variants", "fail" if wrong else "pass",
+                f"listed otherwise: {wrong}" if wrong else f"{sum(len(names) for names in marked.values())} variants")
+    for lab, names in sorted(marked.items()):
+        for name in names:
+            script = os.path.join(ROOT, "grader/variants", lab, name + ".sed")
+            options = (header(script, "options") or "").split()
+            status, summary, results, log = grade(short(lab), "--variant", name, "--no-timing", "--seed", "12345",
+                                                  *options, name=f"dist-{lab}-variant-{name}", cwd=kit)
+            expect = header(script, "expect")
+            verdict = (summary or {}).get("verdict")
+            label = f"the tarball grades {short(lab)} --variant {name}"[:64]
+            if not gpu:
+                ok = status == 3 and verdict == "not graded on a GPU"
+            elif expect == "accepted":
+                ok = status == 0
+            else:
+                ok = status == 1 and mentions(results, summary, expect)
+            tally.check(label, "pass" if ok else "fail", f"exit {status}, verdict {verdict}; log: {log}")
+    unmarked = sorted((lab, os.path.basename(script)[:-4]) for lab in labs()
+                      for script in glob.glob(os.path.join(ROOT, "grader/variants", lab, "*.sed"))
+                      if header(script, TARBALL_MARKER) is None)
+    if unmarked:
+        lab, name = unmarked[0]
+        status, output = run([os.path.join(kit, "grade"), short(lab), "--variant", name], cwd=kit)
+        lines = output.strip().splitlines()
+        tally.check("the tarball refuses an unshipped variant in one line",
+                    "pass" if status == 2 and len(lines) == 1 and f"no variant '{name}'" in lines[0] else "fail",
+                    f"{lab} {name}: exit {status}: {output.strip()[:200]}")
+    # Every --solution or --variant command in the students' docs names what the tarball runs.
+    docs = ["README.md", "docs/student-guide.md"] + sorted(
+        os.path.relpath(path, kit) for path in glob.glob(os.path.join(kit, "labs/*/README.md")))
+    full_names = {short(lab): lab for lab in labs()} | {lab: lab for lab in labs()}
+    unrunnable, named = [], 0
+    for doc in docs:
+        for lab, option, value in grade_commands(open(os.path.join(kit, doc), encoding="utf-8").read()):
+            named += 1
+            lab = full_names.get(lab)
+            if lab is None or value == "list" or (option == "--variant" and (not value or value.isupper())):
+                continue  # a placeholder (./grade labN --variant NAME) or the list
+            if option == "--solution" and not os.path.isfile(os.path.join(kit, "prebuilt/reference", lab + ".o")):
+                unrunnable.append(f"{doc}: ./grade {short(lab)} --solution")
+            if option == "--variant" and value not in listed.get(lab, []):
+                unrunnable.append(f"{doc}: ./grade {short(lab)} --variant {value}")
+    tally.check("the tarball's docs name only what it runs", "fail" if unrunnable else "pass",
+                f"not in the tarball: {'; '.join(unrunnable)}" if unrunnable else f"{named} commands")
     status, output = run(["make", "test"], cwd=kit)
     tally.check("the tarball's make test says where it belongs", "pass" if status != 0 and "repository" in output else "fail")
-    if status != 3:
+    if gpu:
         shutil.copy(os.path.join(ROOT, "solutions/lab5-privatized/lab5.cu"), os.path.join(kit, "labs/lab5-privatized/lab5.cu"))
         status, output = run(["./grade", "lab5", "--seed", "12345", "--summary", "right.json"], cwd=kit,
                              log=os.path.join(WORK, "dist-grade-right.log"))
         summary = read_json(os.path.join(kit, "right.json")) or {}
-        if status == 3:
-            tally.check("the unpacked tarball passes and times a right lab 5", "skip", "needs a GPU to show")
-        else:
-            tally.check("the unpacked tarball passes and times a right lab 5",
-                        "pass" if status == 0 and summary.get("time_ratio") else "fail", f"exit {status}")
+        tally.check("the unpacked tarball passes and times a right lab 5",
+                    "pass" if status == 0 and summary.get("time_ratio") else "fail", f"exit {status}")
+    else:
+        tally.check("the unpacked tarball passes and times a right lab 5", "skip", "needs a GPU to show")
 
 
 def class_fixture(name):
@@ -813,9 +935,21 @@ def part_gradescope():
 
 
 def part_sanitize():
-    print("== compute-sanitizer on a reference solution (must find nothing)")
+    print("== compute-sanitizer on a reference solution (must find nothing; without a GPU, not run, said so)")
     if not os.path.isdir(os.path.join(ROOT, "solutions")):
         return
+    if not gpu_here():
+        # Not run, and said so in one line: whether a GPU test said there is no GPU (lab 5) or
+        # only CPU tests ran (lab 4's sequential/*, where ./grade asks the GPU itself).
+        for lab, test in (("lab5", "private_shared/small_texts"), ("lab4", "sequential/small_texts")):
+            status, summary, results, log = grade(lab, "--solution", "--no-timing", "--seed", "12345", "--filter", test,
+                                                  "--sanitize", name=f"{lab}-sanitize-no-gpu")
+            said = [line for line in open(log, errors="replace") if "sanitizers were NOT run" in line]
+            sanitized = [t for t in (results or {}).get("tests", []) if t["name"].startswith("sanitize/")]
+            ok = (status == 3 and (summary or {}).get("verdict") == "not graded on a GPU" and len(said) == 1
+                  and len(sanitized) == 4 and all("status" not in t and "not run" in t.get("output", "") for t in sanitized))
+            tally.check(f"{lab} --sanitize without a GPU: not run, said in one line", "pass" if ok else "fail",
+                        f"exit {status}, {len(said)} lines say so, {len(sanitized)} sanitize tests; log: {log}")
     status, summary, results, log = grade("lab5", "--solution", "--no-timing", "--seed", "12345",
                                           "--filter", "private_shared/small_texts", "--sanitize", name="lab5-sanitize")
     tests = {test["name"]: test for test in (results or {}).get("tests", []) if test["name"].startswith("sanitize/")}
