@@ -11,6 +11,9 @@ is backed when
     see:  <!-- computed: 14x = 0.772 ms / 0.056 ms -->  (each operand must be logged, and the
     expression, rounded as the figure is written, must give it); or
   - its line says why it is not a measurement:  <!-- not measured: the points rule -->.
+A doc that names its sources, <!-- figures from: docs/results/lab2-count-atomic-solution.log
+docs/results/lessons.md -->, must take every figure from those logs, so that a stale figure is
+not backed by a chance match in another log.
 Fenced code blocks are skipped (they show commands and program output formats, not results).
 
 usage: check_figures.py [ROOT]     prints each unbacked figure as FILE:LINE: FIGURE; exit 1 if any
@@ -53,12 +56,17 @@ def without_fences(lines):
             yield number, line
 
 
+SOURCES = re.compile(r"<!--\s*figures from:\s*(.*?)\s*-->")
+
+
 class Logs:
-    def __init__(self, root):
+    def __init__(self, root, only=None):
         self.with_unit = set()
         self.numbers = set()
-        for path in glob.glob(os.path.join(root, "docs/results/**/*"), recursive=True) + \
-                glob.glob(os.path.join(root, "docs/bench/**/*"), recursive=True):
+        paths = only if only is not None else \
+            glob.glob(os.path.join(root, "docs/results/**/*"), recursive=True) + \
+            glob.glob(os.path.join(root, "docs/bench/**/*"), recursive=True)
+        for path in paths:
             if not os.path.isfile(path) or path.endswith(".svg"):
                 continue
             with open(path, encoding="utf-8", errors="replace") as log:
@@ -102,13 +110,20 @@ def rounds_to(value, number):
 
 
 def check(root):
-    logs = Logs(root)
+    all_logs = Logs(root)
     docs = [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs/*.md"))) + \
         sorted(glob.glob(os.path.join(root, "labs/*/README.md")))
     problems = []
     for doc in docs:
         with open(doc, encoding="utf-8") as text:
             lines = text.read().splitlines()
+        logs = all_logs
+        named = [path for line in lines for match in SOURCES.findall(line) for path in match.split()]
+        if named:
+            missing = [path for path in named if not os.path.isfile(os.path.join(root, path))]
+            for path in missing:
+                problems.append(f"{os.path.relpath(doc, root)}: figures from {path}: no such log")
+            logs = Logs(root, [os.path.join(root, path) for path in named])
         for line_number, line in without_fences(lines):
             if NOT_MEASURED.search(line):
                 continue

@@ -292,6 +292,8 @@ def part_docs():
     os.makedirs(os.path.join(tree, "labs/lab1-x"))
     with open(os.path.join(tree, "docs/results/a.log"), "w") as log:
         log.write("| kernel | median time | GB/s |\n| a | 0.772 ms | 4136 |\n| b | 0.056 ms | 170 |\n")
+    with open(os.path.join(tree, "docs/results/b.log"), "w") as log:
+        log.write("| kernel | median time |\n| c | 0.5 ms |\n")
     cases = [
         ("a logged time and a table cell's rate", "It took 0.772 ms, 4136 GB/s.", True),
         ("a ratio computed from logged times", "About 14x slower. <!-- computed: 14x = 0.772 ms / 0.056 ms -->", True),
@@ -301,6 +303,9 @@ def part_docs():
         ("a computed figure that the expression does not give", "15x <!-- computed: 15x = 0.772 ms / 0.056 ms -->", False),
         ("a computation on an unlogged figure", "3x <!-- computed: 3x = 0.9 ms / 0.3 ms -->", False),
         ("a percentage in no log", "at 97.1% of the copy", False),
+        ("a figure of another log than the doc names", "<!-- figures from: docs/results/b.log --> It took 0.772 ms.", False),
+        ("a figure of the log the doc names", "<!-- figures from: docs/results/a.log --> It took 0.772 ms.", True),
+        ("a named log that does not exist", "<!-- figures from: docs/results/gone.log --> It took 0.772 ms.", False),
     ]
     for description, text, backed in cases:
         for name in ("README.md", "labs/lab1-x/README.md"):
