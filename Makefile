@@ -62,7 +62,7 @@ CPPFLAGS := -Icommon -Igrader/harness -Igrader/results -I$(CUDA_HOME)/include $(
 NVCC_COMMON_FLAGS := -O3 -g -std=c++17 -Xcompiler -Wall,-Wextra -MMD -MP -Icommon
 NVCCFLAGS := $(NVCC_COMMON_FLAGS) $(GENCODE)
 # The variants of grader/variants/ are graded only on the GPU at hand: machine code for the
-# newest architecture is enough for them (and keeps a GPU-less build of of them short). make
+# newest architecture is enough for them (and keeps a GPU-less build of all of them short). make
 # dist builds those the tarball ships (grader/make-dist.sh) for every architecture, as the
 # references: VARIANTS_FOR_EVERY_ARCH=1.
 VARIANT_NVCCFLAGS := $(if $(VARIANTS_FOR_EVERY_ARCH),$(NVCCFLAGS),$(NVCC_COMMON_FLAGS) \
