@@ -31,6 +31,7 @@ static const char *const cause_names[CAUSE_COUNT] = {
     [CAUSE_EXITED] = "exited",
     [CAUSE_ENDED_EARLY] = "ended early",
     [CAUSE_BUILD] = "does not build",
+    [CAUSE_NO_FILE] = "no file",
 };
 
 const char *verdict_name(enum verdict verdict) { return verdict_names[verdict]; }
@@ -405,7 +406,7 @@ int grading_decide(const struct grading_setup *setup, const char *record_text,
     char first_error[256] = "";
     if (setup->build_output || setup->no_file) {
         build->state = STATE_FAILED;
-        build->cause = CAUSE_BUILD;
+        build->cause = setup->no_file ? CAUSE_NO_FILE : CAUSE_BUILD;
         free(build->output);
         build->output = setup->no_file ? copy_text(setup->no_file)
                                        : cleaned_build_output(setup, first_error, sizeof first_error);
@@ -425,7 +426,7 @@ int grading_decide(const struct grading_setup *setup, const char *record_text,
             test->not_run = NOT_RUN_NOT_ASKED;
         } else if (setup->build_output || setup->no_file) {
             test->state = STATE_NOT_RUN;
-            test->not_run = NOT_RUN_NOT_BUILT;
+            test->not_run = setup->no_file ? NOT_RUN_NO_FILE : NOT_RUN_NOT_BUILT;
             free(test->output);
             test->output = copy_text(setup->no_file ? "not run: there is no file to grade"
                                                     : "not run: the code does not build");
@@ -463,7 +464,7 @@ int grading_decide(const struct grading_setup *setup, const char *record_text,
         add_problem(grading, "grading machine: %s%s", grading->machine_problem, "");
     for (int t = 0; t < grading->count; t++) {
         const struct graded_test *test = &grading->tests[t];
-        if (test->state != STATE_FAILED || test->cause == CAUSE_BUILD)
+        if (test->state != STATE_FAILED || test->cause == CAUSE_BUILD || test->cause == CAUSE_NO_FILE)
             continue;
         char line[240];
         first_line(line, sizeof line, test->output);

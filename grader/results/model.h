@@ -22,6 +22,7 @@ enum failure_cause {
     CAUSE_EXITED,      /* the process exited with a status other than 0 */
     CAUSE_ENDED_EARLY, /* the process ended, status 0, before the test reached its end */
     CAUSE_BUILD,       /* the code did not build */
+    CAUSE_NO_FILE,     /* there was no file to build */
     CAUSE_COUNT
 };
 
@@ -31,7 +32,8 @@ enum not_run_reason {
     NOT_RUN_NOT_ASKED,    /* an optional test not asked for (--input, timing): not in the maximum */
     NOT_RUN_NEEDS_GPU,    /* no usable GPU here: in the maximum, 0 points */
     NOT_RUN_MACHINE,      /* the grading machine cannot run it: in the maximum, 0 points */
-    NOT_RUN_NOT_BUILT,    /* the code did not build (or is missing): in the maximum, 0 points */
+    NOT_RUN_NOT_BUILT,    /* the code did not build: in the maximum, 0 points */
+    NOT_RUN_NO_FILE,      /* there was no file to grade: in the maximum, 0 points */
 };
 
 struct graded_test {

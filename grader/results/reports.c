@@ -100,6 +100,7 @@ static const char *not_run_words(enum not_run_reason reason)
     case NOT_RUN_NEEDS_GPU: return "needs a GPU";
     case NOT_RUN_MACHINE: return "the grading machine cannot run it";
     case NOT_RUN_NOT_BUILT: return "the code does not build";
+    case NOT_RUN_NO_FILE: return "there is no file to grade";
     }
     return "not run";
 }
@@ -145,7 +146,7 @@ int write_terminal_summary(FILE *out, const struct grading *grading, const char 
     fprintf(out, "grade: %s: %d passed, %d failed", lab, grading->passed, grading->failed);
     const char *separator = " (of which ";
     for (int c = CAUSE_CRASHED; c < CAUSE_COUNT; c++) {
-        if (!grading->causes[c] || c == CAUSE_BUILD)
+        if (!grading->causes[c] || c == CAUSE_BUILD || c == CAUSE_NO_FILE)
             continue;
         fprintf(out, "%s%d %s", separator, grading->causes[c], failure_cause_name(c));
         separator = ", ";
@@ -289,8 +290,8 @@ int write_junit_xml(FILE *out, const struct grading *grading)
         if (!test->in_maximum && test->state == STATE_NOT_RUN)
             continue;
         tests++;
-        failures += test->state == STATE_FAILED && (test->cause == CAUSE_WRONG || test->cause == CAUSE_BUILD);
-        errors += test->state == STATE_FAILED && test->cause != CAUSE_WRONG && test->cause != CAUSE_BUILD;
+        failures += test->state == STATE_FAILED && (test->cause == CAUSE_WRONG || test->cause == CAUSE_BUILD || test->cause == CAUSE_NO_FILE);
+        errors += test->state == STATE_FAILED && test->cause != CAUSE_WRONG && test->cause != CAUSE_BUILD && test->cause != CAUSE_NO_FILE;
         skipped += test->state == STATE_NOT_RUN;
     }
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"", out);
@@ -321,7 +322,7 @@ int write_junit_xml(FILE *out, const struct grading *grading)
         size_t length = strcspn(output, "\n");
         snprintf(first, sizeof first, "%.*s", (int)(length < 199 ? length : 199), output);
         const char *element = test->state == STATE_NOT_RUN ? "skipped"
-                              : test->cause == CAUSE_WRONG || test->cause == CAUSE_BUILD ? "failure"
+                              : test->cause == CAUSE_WRONG || test->cause == CAUSE_BUILD || test->cause == CAUSE_NO_FILE ? "failure"
                                                                                            : "error";
         fprintf(out, ">\n      <%s message=\"", element);
         write_xml_text(out, test->state == STATE_NOT_RUN ? first : failure_cause_name(test->cause));

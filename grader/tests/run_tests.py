@@ -179,7 +179,7 @@ def part_cli():
         ("--tap a device", "is not a regular file", "lab1", "--tap", "/dev/full"),
         ("class options", "./grade-class", "lab5", "--submissions", "/tmp"),
         ("--file a link", "symbolic link", "lab4", "--file", link),
-        ("--file missing", "no file", "lab4", "--file", "/nonexistent/lab4.cu"),
+        ("--file a folder", "not a regular file", "lab4", "--file", "/tmp"),
         ("points: inf", "line 1", "lab1", "--points", bad_points),
         ("points: a NUL byte", "NUL byte", "lab1", "--points", nul_points),
         ("points: a device", "not a regular file", "lab1", "--points", "/dev/zero"),
@@ -189,6 +189,19 @@ def part_cli():
     ]
     for description, message, *arguments in cases:
         expect_usage_error(description, message, *arguments)
+    # Nothing handed in is a result: exit 1, verdict "no file", every report written.
+    reports = tempfile.mkdtemp(dir=WORK)
+    paths = {kind: os.path.join(reports, name) for kind, name in
+             (("--json", "results.json"), ("--tap", "r.tap"), ("--xml", "r.xml"), ("--summary", "s.json"))}
+    status, output = run([os.path.join(ROOT, "grade"), "lab4", "--file", "/nonexistent/lab4.cu"] +
+                         [item for pair in paths.items() for item in pair])
+    summary, results = read_json(paths["--summary"]) or {}, read_json(paths["--json"]) or {}
+    tap = open(paths["--tap"]).read() if os.path.exists(paths["--tap"]) else ""
+    maximum = sum(test.get("max_score", 0) for test in results.get("tests", []))
+    ok = (status == 1 and summary.get("verdict") == "no file" and results.get("score") == 0 and
+          maximum > 0 and "not ok 1 - build/compiles" in tap and os.path.exists(paths["--xml"]))
+    tally.check("grade --file missing: a 'no file' result in every report (exit 1)", "pass" if ok else "fail",
+                f"exit {status}, verdict {summary.get('verdict')}")
     status, output = run([os.path.join(ROOT, "grade"), "lab4", "--no-timing", "--filter", "sequential/small_texts"],
                          env={"TMPDIR": "/nonexistent/tmp"})
     tally.check("grade with an unusable TMPDIR (exit 4, says so)", "pass" if status == 4 and "temporary folder" in output else "fail",

@@ -281,6 +281,27 @@ Test(grading, a_failed_build_lists_every_test_and_keeps_the_maximum)
     grading_free(&grading);
 }
 
+Test(grading, no_file_is_a_result_with_every_test_listed_and_the_maximum_kept)
+{
+    const char *lines[][4] = {
+        {"listed", "private_shared/bytes_257", NULL, NULL},
+        {"listed", "technique/uses_shared", NULL, NULL},
+    };
+    static struct grading grading;
+    struct grading_setup setup = {.lab = "lab5-privatized", .points = lab5_points(),
+                                  .no_file = "no file 'lab5.cu' to grade: hand in lab5.cu"};
+    char error[256] = "";
+    cr_assert_eq(grading_decide(&setup, record_text(lines, 2), &grading, error, sizeof error), 0,
+                 "%s", error);
+    cr_expect_eq(grading.verdict, VERDICT_NO_FILE);
+    cr_expect_eq(grading.exit_code, 1);
+    cr_expect_eq(find(&grading, "build/compiles")->cause, CAUSE_NO_FILE);
+    cr_expect_eq(find(&grading, "technique/uses_shared")->not_run, NOT_RUN_NO_FILE);
+    cr_expect_float_eq(grading.max_score, 1 + 2 + 1 + 20, 1e-9);
+    cr_expect_float_eq(grading.score, 0, 1e-9);
+    grading_free(&grading);
+}
+
 Test(grading, records_of_tests_never_listed_are_ignored)
 {
     static struct grading grading;
