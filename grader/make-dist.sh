@@ -21,7 +21,7 @@ mkdir -p "$stage/prebuilt/reference"
 # The kit's files: what git tracks (never a file it does not: a class's submissions or a course's
 # points file left in the tree stay out), less what students must not get.
 git ls-files --cached -z |
-    grep -z -v -E '^(solutions/|grader/variants/|grader/exploits/|grader/tests/|grader/cluster/|grader/class/|grader/gradescope/|\.ci/|grade-class$|grader/timing-spread\.sh$|grader/make-dist\.sh$|grader/class-fixture\.sh$)' |
+    grep -z -v -E '^(solutions/|grader/variants/|grader/exploits/|grader/tests/|grader/cluster/|grader/class/|grader/gradescope/|\.ci/|grade-class$|grader/timing_spread\.py$|grader/make-dist\.sh$|grader/class-fixture\.sh$)' |
     while IFS= read -r -d '' file; do
         [ -f "$file" ] && cp --parents -- "$file" "$stage/"
     done

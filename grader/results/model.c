@@ -243,6 +243,16 @@ static int read_records(struct grading *grading, const char *text, struct test_e
             double mine = record.field_count > 3 ? atof(record.fields[2]) : 0;
             double reference = record.field_count > 3 ? atof(record.fields[3]) : 0;
             if (mine > 0 && reference > 0 && isfinite(mine) && isfinite(reference)) {
+                struct timed_input *grown = realloc(grading->timed, (grading->timed_inputs + 1) *
+                                                                        sizeof *grading->timed);
+                if (!grown) {
+                    snprintf(error, error_size, "out of memory");
+                    record_free(&record);
+                    return -1;
+                }
+                grading->timed = grown;
+                grading->timed[grading->timed_inputs] = (struct timed_input){
+                    copy_text(record.fields[0]), copy_text(value), mine, reference};
                 grading->time_ratio += log(mine / reference);
                 grading->timed_inputs++;
             }
@@ -488,5 +498,10 @@ void grading_free(struct grading *grading)
     free(grading->gpu_reason);
     free(grading->machine_problem);
     free(grading->speed_output);
+    for (int i = 0; i < grading->timed_inputs; i++) {
+        free(grading->timed[i].test);
+        free(grading->timed[i].input);
+    }
+    free(grading->timed);
     memset(grading, 0, sizeof *grading);
 }

@@ -79,6 +79,12 @@ struct grading_setup {
     const struct points_config *points;
 };
 
+/* One input of the speed test: your time and the reference's, timed side by side. */
+struct timed_input {
+    char *test, *input;
+    double mine_ms, reference_ms;
+};
+
 struct grading {
     struct grading_setup setup;
     char short_lab[16]; /* "lab5" */
@@ -92,6 +98,7 @@ struct grading {
     char *machine_problem; /* the first thing the machine could not do */
     double time_ratio;    /* your time over the reference's, geometric mean; 0: not timed */
     int timed_inputs;
+    struct timed_input *timed; /* each timed input's two times, timed_inputs of them */
     double speed_points, speed_max, speed_full_at;
     bool has_speed_rule;
     char *speed_output;

@@ -362,6 +362,17 @@ int write_summary_json(FILE *out, const struct grading *grading)
         fprintf(out, "%llu", grading->setup.seed);
     else
         fputs("null", out);
+    fputs(",\n  \"speed\": [", out);
+    for (int i = 0; i < grading->timed_inputs; i++) {
+        const struct timed_input *timed = &grading->timed[i];
+        fputs(i ? ",\n    {\"test\": " : "\n    {\"test\": ", out);
+        write_json_string(out, timed->test);
+        fputs(", \"input\": ", out);
+        write_json_string(out, timed->input);
+        fprintf(out, ", \"yours_ms\": %.6g, \"reference_ms\": %.6g}", timed->mine_ms,
+                timed->reference_ms);
+    }
+    fputs(grading->timed_inputs ? "\n  ]" : "]", out);
     fputs(",\n  \"problems\": [", out);
     for (int p = 0; p < grading->problem_count; p++) {
         fputs(p ? ",\n    " : "\n    ", out);

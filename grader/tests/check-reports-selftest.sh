@@ -119,6 +119,8 @@ case_ reject "rejected: bad/summary-wrong-types.json" "types.* fail: .*True is n
     -- --summary $bad/summary-wrong-types.json
 case_ reject "rejected: bad/summary-problem-two-lines.json" "types.* fail: at problems/0" \
     -- --summary $bad/summary-problem-two-lines.json
+case_ reject "rejected: bad/summary-speed-zero-time.json" "types.* fail: at speed/0/yours_ms" \
+    -- --summary $bad/summary-speed-zero-time.json
 case_ reject "rejected: bad/summary-unknown-field.json" "types.* fail: .*'grade' was unexpected" \
     -- --summary $bad/summary-unknown-field.json
 case_ reject "rejected: bad/summary-score-over-max.json" "verdict +fail: score 70\.0 > max_score 65\.0" \

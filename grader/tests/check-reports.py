@@ -67,9 +67,15 @@ SUMMARY_SCHEMA = {
         "max_score": {"type": "number", "minimum": 0},
         "problems": {"type": "array", "items": {"type": "string", "pattern": "^[^\\n\\r]*$"}},
         "seed": {"type": ["integer", "null"]},
+        "speed": {"type": "array", "items": {
+            "type": "object",
+            "properties": {"test": {"type": "string", "minLength": 1}, "input": {"type": "string"},
+                           "yours_ms": {"type": "number", "exclusiveMinimum": 0},
+                           "reference_ms": {"type": "number", "exclusiveMinimum": 0}},
+            "required": ["test", "input", "yours_ms", "reference_ms"], "additionalProperties": False}},
     },
     "required": ["lab", "verdict", "exit_code", "tests_passed", "tests_failed", "tests_not_run",
-                 "time_ratio", "score", "max_score", "problems", "seed"],
+                 "time_ratio", "score", "max_score", "problems", "seed", "speed"],
     "additionalProperties": False,
 }
 

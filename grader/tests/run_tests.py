@@ -189,6 +189,34 @@ def part_cli():
     ]
     for description, message, *arguments in cases:
         expect_usage_error(description, message, *arguments)
+    # timing_spread.py compares two gradings' recorded times, input by input.
+    spread = os.path.join(ROOT, "grader/timing_spread.py")
+    fixtures = tempfile.mkdtemp(dir=WORK)
+    def summary_with(name, speed):
+        path = os.path.join(fixtures, name)
+        with open(path, "w") as out:
+            json.dump({"lab": "lab5-privatized", "speed": [
+                {"test": "speed/s", "input": i, "yours_ms": y, "reference_ms": r} for i, y, r in speed]}, out)
+        return path
+    first = summary_with("a.json", [("english", 1.00, 1.00), ("one-letter", 0.50, 0.50)])
+    second = summary_with("b.json", [("english", 1.10, 1.00), ("one-letter", 0.50, 0.51)])
+    elsewhere = summary_with("c.json", [("no-letters", 0.3, 0.3)])
+    status, output = run([sys.executable, spread, "--compare", first, second])
+    # english: ratio 1.0 -> 1.1 (10.0%), one-letter 1.0 -> 0.980 (2.0%); median 6.0%; yours 10.0%
+    tally.check("timing_spread --compare: the differences of two gradings' ratios",
+                "pass" if status == 0 and "| lab5-privatized | 2 | 10.0% | 6.0% | 10.0% | no |" in output else "fail",
+                output.strip().splitlines()[-1] if output.strip() else f"exit {status}")
+    status, output = run([sys.executable, spread, "--compare", first, elsewhere])
+    tally.check("timing_spread --compare: no input in common is an error", "pass" if status == 1 and "in common" in output else "fail",
+                f"exit {status}")
+    status, output = run([sys.executable, spread, "lab99"])
+    tally.check("timing_spread: an unknown lab is refused (exit 2)", "pass" if status == 2 and "unknown lab" in output else "fail",
+                f"exit {status}")
+    if not gpu_here():
+        status, output = run([sys.executable, spread, "lab1"])
+        tally.check("timing_spread without a GPU: exit 3, says so", "pass" if status == 3 and "no GPU" in output else "fail",
+                    f"exit {status}")
+
     # Nothing handed in is a result: exit 1, verdict "no file", every report written.
     reports = tempfile.mkdtemp(dir=WORK)
     paths = {kind: os.path.join(reports, name) for kind, name in

@@ -256,6 +256,17 @@ Test(grading, speed_points_from_the_geometric_mean_of_the_ratios)
     cr_expect_float_eq(grading.time_ratio, 1.0, 1e-9);
     cr_expect_float_eq(grading.speed_points, 20, 1e-9);
     cr_expect_eq(grading.verdict, VERDICT_PASSED);
+    /* each input's two times reach summary.json, for tools that compare gradings */
+    char *json = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&json, &size);
+    cr_assert_eq(write_summary_json(out, &grading), 0);
+    cr_expect(strstr(json, "{\"test\": \"speed/x\", \"input\": \"text one\", \"yours_ms\": 2, "
+                           "\"reference_ms\": 1}") != NULL, "%s", json);
+    cr_expect(strstr(json, "\"input\": \"text two\", \"yours_ms\": 1, \"reference_ms\": 2}") != NULL,
+              "%s", json);
+    fclose(out);
+    free(json);
     grading_free(&grading);
 }
 
