@@ -198,11 +198,11 @@ def part_cli():
             json.dump({"lab": "lab5-privatized", "speed": [
                 {"test": "speed/s", "input": i, "yours_ms": y, "reference_ms": r} for i, y, r in speed]}, out)
         return path
-    first = summary_with("a.json", [("english", 1.00, 1.00), ("one-letter", 0.50, 0.50)])
-    second = summary_with("b.json", [("english", 1.10, 1.00), ("one-letter", 0.50, 0.51)])
+    first = summary_with("a.json", [("english", 2.00, 1.00), ("one-letter", 0.50, 0.50)])
+    second = summary_with("b.json", [("english", 2.20, 1.00), ("one-letter", 0.50, 0.51)])
     elsewhere = summary_with("c.json", [("no-letters", 0.3, 0.3)])
     status, output = run([sys.executable, spread, "--compare", first, second])
-    # english: ratio 1.0 -> 1.1 (10.0%), one-letter 1.0 -> 0.980 (2.0%); median 6.0%; yours 10.0%
+    # english: ratio 2.0 -> 2.2 (10.0%), one-letter 1.0 -> 0.980 (2.0%); median 6.0%; yours 10.0%
     tally.check("timing_spread --compare: the differences of two gradings' ratios",
                 "pass" if status == 0 and "| lab5-privatized | 2 | 10.0% | 6.0% | 10.0% | no |" in output else "fail",
                 output.strip().splitlines()[-1] if output.strip() else f"exit {status}")
