@@ -21,7 +21,7 @@
 #define TEXT_GUARD_BYTES 4096
 #define GUARD_LETTER 'z'
 /* Counters around the seven bins, holding a known value: a write outside the bins changes one. */
-#define BIN_GUARD_COUNTERS 8
+#define BIN_GUARD_COUNTERS 64 /* a char's bin without a range test is -56 to 39: all land here */
 #define BIN_GUARD_VALUE 0x6A7D6A7D6A7D6A7Dull
 /* The bins start as this garbage on every run: the function under test must zero them. */
 #define POISON_BYTE 0xA5
@@ -146,6 +146,25 @@ static void free_guarded(struct guarded_buffers *buffers)
     CUDA_CHECK(cudaFree(buffers->bins_allocation));
 }
 
+/* Whether the guard counters around the bins (all: guards, bins, guards) still hold their
+ * value; false, with a message naming the first one that changed, if not. */
+static bool bin_guards_intact(const unsigned long long *all, const char *bins_name, char *problem,
+                              size_t problem_size)
+{
+    for (int c = 0; c < HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS; c++) {
+        bool is_bin = c >= BIN_GUARD_COUNTERS && c < BIN_GUARD_COUNTERS + HISTOGRAM_BINS;
+        if (!is_bin && all[c] != BIN_GUARD_VALUE) {
+            snprintf(problem, problem_size,
+                     "it wrote outside the %d bins: the counter at %s[%d] changed. A bin "
+                     "index was out of range: check the letter test (0 <= c - 'a' < 26) and the "
+                     "bin arithmetic ((c - 'a') / 4).",
+                     HISTOGRAM_BINS, bins_name, c - BIN_GUARD_COUNTERS);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Runs the function once on poisoned bins; returns false, with a message, if it wrote outside
  * them. */
 static bool run_once(histogram_function *function, const struct guarded_buffers *buffers,
@@ -159,19 +178,7 @@ static bool run_once(histogram_function *function, const struct guarded_buffers 
     unsigned long long all[HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS];
     CUDA_CHECK(cudaMemcpy(all, buffers->bins_allocation, sizeof all, cudaMemcpyDeviceToHost));
     memcpy(got, all + BIN_GUARD_COUNTERS, HISTOGRAM_BINS * sizeof *got);
-    for (int c = 0; c < HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS; c++) {
-        bool is_bin = c >= BIN_GUARD_COUNTERS && c < BIN_GUARD_COUNTERS + HISTOGRAM_BINS;
-        if (!is_bin && all[c] != BIN_GUARD_VALUE) {
-            int offset = c - BIN_GUARD_COUNTERS;
-            snprintf(problem, problem_size,
-                     "it wrote outside the %d bins: the counter at d_histogram[%d] changed. A bin "
-                     "index was out of range: check the letter test (0 <= c - 'a' < 26) and the "
-                     "bin arithmetic ((c - 'a') / 4).",
-                     HISTOGRAM_BINS, offset);
-            return false;
-        }
-    }
-    return true;
+    return bin_guards_intact(all, "d_histogram", problem, problem_size);
 }
 
 static bool text_unchanged(const struct guarded_buffers *buffers, const char *text)
@@ -232,22 +239,34 @@ static void check_host_case(const char *function_name, host_histogram_function *
     unsigned long long expected[HISTOGRAM_BINS], got[HISTOGRAM_BINS];
     cpu_histogram(text, length, expected);
 
-    /* The student's function reads a copy followed by guard letters, like the GPU's. */
+    /* The student's function reads a copy followed by guard letters, and writes bins with
+     * guard counters around them, like the GPU's: an index out of range lands in a guard, never
+     * in the grader's own memory. */
     char *guarded = checked_malloc(length + TEXT_GUARD_BYTES);
     memcpy(guarded, text, length);
     memset(guarded + length, GUARD_LETTER, TEXT_GUARD_BYTES);
-    memset(got, POISON_BYTE, sizeof got);
-    function(guarded, length, got);
+    unsigned long long *all =
+        (unsigned long long *)checked_malloc((HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS) * sizeof *all);
+    for (int c = 0; c < HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS; c++)
+        all[c] = BIN_GUARD_VALUE;
+    memset(all + BIN_GUARD_COUNTERS, POISON_BYTE, HISTOGRAM_BINS * sizeof *all);
+    function(guarded, length, all + BIN_GUARD_COUNTERS);
+    memcpy(got, all + BIN_GUARD_COUNTERS, sizeof got);
     bool unchanged = memcmp(guarded, text, length) == 0;
+    char problem[512];
+    bool inside = bin_guards_intact(all, "histogram", problem, sizeof problem);
+    free(all);
     free(guarded);
 
     char where[256];
     describe_case(where, sizeof where, function_name, text_case, &options, length);
     const unsigned long long *runs[1] = {got};
-    if (unchanged)
-        judge_runs(where, text, length, expected, runs, 1);
-    else
+    if (!unchanged)
         cr_expect_fail("%s: the text was modified; it is read-only.", where);
+    else if (!inside)
+        cr_expect_fail("%s: %s", where, problem);
+    else
+        judge_runs(where, text, length, expected, runs, 1);
     free(text);
 }
 
