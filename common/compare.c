@@ -62,6 +62,14 @@ static int64_t suffix_with_histogram(const char *text, uint64_t length,
     }
 }
 
+static int zero_bins(const unsigned long long *histogram)
+{
+    int zeros = 0;
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+        zeros += histogram[bin] == 0;
+    return zeros;
+}
+
 static bool is_multiple(const unsigned long long *got, const unsigned long long *expected,
                         unsigned long long *factor)
 {
@@ -217,8 +225,27 @@ struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *e
                     suffix, suffix);
             return d;
         }
+        char missing[64] = "";
+        int missing_bins = 0, exact_bins = 0;
+        for (int bin = 0; bin < HISTOGRAM_BINS; bin++) {
+            if (got[bin] == 0 && expected[bin] > 0) {
+                snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s",
+                         missing_bins++ ? ", " : "", histogram_bin_name(bin));
+            } else if (got[bin] == expected[bin] && expected[bin] > 0) {
+                exact_bins++;
+            }
+        }
+        if (missing_bins > 0 && exact_bins > 0 && missing_bins + exact_bins == HISTOGRAM_BINS -
+                                                      zero_bins(expected)) {
+            d.mistake = MISTAKE_BINS_MISSING;
+            EXPLAIN(&d, "bins %s came back 0 and every other bin is exact: those bins were never "
+                        "counted or never committed. Does every bin have a thread that zeroes "
+                        "and commits it, whatever the number of threads in a block?",
+                    missing);
+            return d;
+        }
         d.mistake = MISTAKE_LOST_UPDATES;
-        EXPLAIN(&d, "every bin is short, by irregular amounts (%llu counts lost in all): updates "
+        EXPLAIN(&d, "bins are short, by irregular amounts (%llu counts lost in all): updates "
                     "were lost. Look for a plain += where atomicAdd is needed, or a missing "
                     "__syncthreads() before the private bins are committed.",
                 total_of(expected) - total_of(got));
@@ -254,6 +281,7 @@ const char *histogram_mistake_name(enum histogram_mistake mistake)
         [MISTAKE_ABOVE_Z_COUNTED] = "above-z-counted",
         [MISTAKE_NON_LETTERS_COUNTED] = "non-letters-counted",
         [MISTAKE_WRONG_BINS] = "wrong-bins",
+        [MISTAKE_BINS_MISSING] = "bins-missing",
         [MISTAKE_LOST_UPDATES] = "lost-updates",
         [MISTAKE_UNKNOWN] = "unknown",
     };

@@ -27,6 +27,7 @@ enum histogram_mistake {
     MISTAKE_ABOVE_Z_COUNTED,     /* { | } ~ DEL counted: the upper bound of the range test */
     MISTAKE_NON_LETTERS_COUNTED, /* more counted than there are letters, no single class */
     MISTAKE_WRONG_BINS,          /* the right total in the wrong bins */
+    MISTAKE_BINS_MISSING,        /* some bins exactly 0, the others right: never counted or committed */
     MISTAKE_LOST_UPDATES,        /* short by irregular amounts */
     MISTAKE_UNKNOWN
 };

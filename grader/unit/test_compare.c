@@ -192,6 +192,19 @@ Test(diagnosis, irregular_shortfalls_are_lost_updates)
     free(s.text);
 }
 
+Test(diagnosis, bins_that_are_zero_while_the_others_are_exact_were_never_committed)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    memcpy(got, s.expected, sizeof got);
+    got[4] = got[5] = got[6] = 0; /* a block of 4 threads that zeroes and commits bins 0-3 only */
+    const unsigned long long *runs[1] = {got};
+    char explanation[512];
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_BINS_MISSING);
+    cr_expect(strstr(explanation, "q-t, u-x, y-z") != NULL, "%s", explanation);
+    free(s.text);
+}
+
 Test(diagnosis, anything_else_is_unknown_but_explained)
 {
     struct scenario s = english();

@@ -3,7 +3,7 @@
 # as many threads as there are bins; and part B is launched on blocks of 4 threads. Bins q-t,
 # u-x and y-z are never zeroed nor committed: those letters are lost, deterministically, and a
 # text with none of them comes out right.
-# expect: (lost-updates)
+# expect: (bins-missing)
 # in the student tarball: the handout's find-the-bug
 /histogram_private_shared_kernel(const char/,/^}/{
 s|^    for (unsigned int bin = threadIdx.x; bin < HISTOGRAM_BINS; bin += blockDim.x)$|    if (threadIdx.x < HISTOGRAM_BINS) // one thread a bin|
