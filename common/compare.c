@@ -121,9 +121,9 @@ static bool explain_excess(struct histogram_diagnosis *d, const struct histogram
     } else if (excess == above_z || excess == above_z_in_bins) {
         d->mistake = MISTAKE_ABOVE_Z_COUNTED;
         EXPLAIN(d, "%llu more letters counted than there are, exactly the number of bytes just "
-                   "above 'z' ({ | } ~ and DEL). The range test is missing its upper bound "
-                   "(c - 'a' < 26).",
-                excess);
+                   "above 'z' (%s). The range test is missing its upper bound (c - 'a' < 26): "
+                   "{ and | land in bin y-z, and } ~ DEL one past the last bin.",
+                excess, excess == above_z ? "{ | } ~ and DEL" : "{ and |");
     } else if (any_class && excess <= non_letters) {
         d->mistake = MISTAKE_NON_LETTERS_COUNTED;
         EXPLAIN(d, "%llu more letters counted than the text holds: bytes that are not lowercase "
