@@ -14,7 +14,8 @@ is backed when
 A doc that names its sources, <!-- figures from: docs/results/lab2-count-atomic-solution.log
 docs/results/lessons.md -->, must take every figure from those logs, so that a stale figure is
 not backed by a chance match in another log.
-Fenced code blocks are skipped (they show commands and program output formats, not results).
+Such a comment must follow its figure on the line, never begin one (Markdown would end the
+paragraph there). Fenced code blocks are skipped (they show commands and program output formats, not results).
 
 usage: check_figures.py [ROOT]     prints each unbacked figure as FILE:LINE: FIGURE; exit 1 if any
 """
@@ -125,6 +126,11 @@ def check(root):
                 problems.append(f"{os.path.relpath(doc, root)}: figures from {path}: no such log")
             logs = Logs(root, [os.path.join(root, path) for path in named])
         for line_number, line in without_fences(lines):
+            if re.match(r"\s*<!--\s*(computed|not measured):", line):
+                # Markdown starts an HTML block there, cutting the paragraph in two.
+                problems.append(f"{os.path.relpath(doc, root)}:{line_number}: a figure's comment "
+                                "begins the line: put it after the figure, on the figure's line")
+                continue
             if NOT_MEASURED.search(line):
                 continue
             computed = {}
