@@ -448,7 +448,7 @@ static void replace_one_byte(struct shared_input *shared)
  * what is freed, with some memory in it. Code under test that empties the pool (a release
  * threshold of 0, then a synchronisation) would otherwise make the next contender map fresh
  * memory inside its timed region: lab 5's reference, slowed so, made a submission's ratio look
- * 7% better than it was (grader/exploits/lab5-privatized/trims-the-references-memory-pool.cu). */
+ * 7% better than it was (grader/exploits/lab5-privatized/trims-the-references-memory-pool.patch). */
 static void restore_default_memory_pool(void)
 {
     enum { WARM_BYTES = 64 << 20 };
