@@ -26,7 +26,7 @@ PARTS = ["gradings", "bench", "lessons", "sass", "grade-times"]
 SEED = "12345"
 # The instructions that show how a kernel's atomics reach memory: the atomics themselves and
 # what the compiler emits to merge a warp's atomics into one (vote, population count, match).
-ATOMIC_SASS = re.compile(r"\b(ATOMG?|ATOMS|REDG?|RED|POPC|VOTE|MATCH|FLO|REDUX)\b")
+ATOMIC_SASS = re.compile(r"\b(ATOM\w*|RED\w*|U?POPC|VOTEU?|MATCH|U?FLO)\b")
 
 
 def labs():
@@ -118,7 +118,7 @@ def record_sass(out, header):
                 name = re.search(r"Function : (\S+)", line)
                 if name:
                     function = name.group(1)
-                    whole = function.startswith("_Z") and "count_" in function and obj.endswith("lessons.o")
+                    whole = obj.endswith("lessons.o") and ("count_" in function or "letters_" in function)
                     lines.append(f"-- {function}")
                     continue
                 instruction = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;", line)
@@ -129,7 +129,8 @@ def record_sass(out, header):
         return False
     write(os.path.join(out, "results", "sass-atomics.txt"), header,
           "Made with cuobjdump -sass; per kernel, its atomics and the instructions that merge a warp's\n"
-          "atomics (VOTE, POPC, MATCH, FLO, REDUX); the lessons' counter kernels whole.\n\n" + "\n".join(lines) + "\n")
+          "atomics (VOTE, POPC, MATCH, FLO and their uniform forms VOTEU, UPOPC, UFLO); the lessons'\n"
+          "counter and letter kernels whole.\n\n" + "\n".join(lines) + "\n")
     return True
 
 
