@@ -211,25 +211,25 @@ build/unit/unit-tests: $(UNIT_OBJECTS) $(COMMON_OBJECTS) $(HARNESS_OBJECTS) buil
 # One lab built from one source file into build/<role>/<lab>: the student's (labs/), the
 # solution (solutions/) or a variant of the solution (grader/variants/). $(1): lab, $(2): role, $(3): the .cu file.
 define LAB_RULES
-build/$(2)/$(1)/$(call short,$(1)).o: $(3) build/flags grader/check-submission.sh grader/allowed-symbols.txt \
+build/$(2)/$(1)/$(call short,$(1)).o: $(3) build/flags grader/check_submission.py grader/allowed-symbols.txt \
                                       grader/allowed-sections.txt
 	@mkdir -p $$(@D)
-	@bash grader/check-submission.sh includes $$< -- \
+	@python3 grader/check_submission.py includes $$< -- \
 	  $$(NVCC) $(if $(findstring variant/,$(2)),$$(VARIANT_NVCCFLAGS),$$(NVCCFLAGS)) -Ilabs/$(1) $$<
 	CHECK_SUBMISSION_SOURCE=$$< $$(NVCC) $(if $(findstring variant/,$(2)),$$(VARIANT_NVCCFLAGS),$$(NVCCFLAGS)) \
-	  -Ilabs/$(1) -Xcompiler -wrapper,grader/check-submission.sh -c $$< -o $$@
-	@bash grader/check-submission.sh object $$@ $$< || { status=$$$$?; rm -f $$@; exit $$$$status; }
+	  -Ilabs/$(1) -Xcompiler -wrapper,grader/check_submission.py -c $$< -o $$@
+	@python3 grader/check_submission.py object $$@ $$< || { status=$$$$?; rm -f $$@; exit $$$$status; }
 $(call LAB_LINK_RULES,$(1),$(2))
 endef
 
 # The student tarball's compiled reference or variant of a lab, $(3), in place of a lab's
 # object: no source, so the submission check checks the object only. $(1): lab, $(2): role.
 define PREBUILT_LAB_RULES
-build/$(2)/$(1)/$(call short,$(1)).o: $(3) grader/check-submission.sh grader/allowed-symbols.txt \
+build/$(2)/$(1)/$(call short,$(1)).o: $(3) grader/check_submission.py grader/allowed-symbols.txt \
                                       grader/allowed-sections.txt
 	@mkdir -p $$(@D)
 	cp $$< $$@
-	@bash grader/check-submission.sh object $$@ $$< || { status=$$$$?; rm -f $$@; exit $$$$status; }
+	@python3 grader/check_submission.py object $$@ $$< || { status=$$$$?; rm -f $$@; exit $$$$status; }
 $(call LAB_LINK_RULES,$(1),$(2))
 endef
 

@@ -6,7 +6,7 @@
  * the grading prints is read by any program.
  *
  * The code under test runs in the test processes, but it cannot write here: the submission
- * check (grader/check-submission.sh) refuses an object that calls any function able to open or
+ * check (grader/check_submission.py) refuses an object that calls any function able to open or
  * write a file, read the environment or end the process.
  *
  * Format: one record a line, fields separated by tabs; a backslash, tab or newline inside a

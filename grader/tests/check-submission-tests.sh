@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The submission check's own tests (grader/check-submission.sh), on the CPU. Each source of
+# The submission check's own tests (grader/check_submission.py), on the CPU. Each source of
 # grader/tests/submission-check/ is compiled as a lab's labN.cu through the three stages the
 # Makefile runs (the includes check; the compile, with the check as gcc's -wrapper; the object
 # check), and its first lines say what must happen:
@@ -23,7 +23,7 @@ arch=${CUDA_ARCH:-$(cat build/cuda-arch 2>/dev/null)}
 arch=${arch##* }
 arch=${arch:-90}
 read -r -a flags <<<"${NVCCFLAGS:--O3 -g -std=c++17 -Xcompiler -Wall,-Wextra -Icommon -gencode arch=compute_$arch,code=sm_$arch}"
-check=grader/check-submission.sh
+check=grader/check_submission.py
 filter=${TEST_FILTER:-*}
 shard=${TEST_SHARD:-0/1}
 shard_index=${shard%/*} shard_count=${shard#*/}
@@ -62,7 +62,7 @@ result() { # NAME OK [DETAIL...]
 stages() { # SOURCE LAB OBJECT
     local source=$1 lab=$2 object=$3 said_now
     stage=includes
-    said=$(bash "$check" includes "$source" -- "$NVCC" "${flags[@]}" -I"labs/$lab" "$source" 2>&1)
+    said=$(python3 "$check" includes "$source" -- "$NVCC" "${flags[@]}" -I"labs/$lab" "$source" 2>&1)
     status=$?
     output=$said
     [ $status = 0 ] || return
@@ -74,7 +74,7 @@ stages() { # SOURCE LAB OBJECT
     said=$(grep -e 'which a lab may not' <<<"$said_now")
     [ $status = 0 ] || return
     stage=object
-    said=$(bash "$check" object "$object" "$source" 2>&1)
+    said=$(python3 "$check" object "$object" "$source" 2>&1)
     status=$?
     output+=${said:+$'\n'}$said
     [ $status = 0 ] || return
@@ -145,7 +145,7 @@ if picked "$name"; then
     object=$work/clean/solutions/lab1-race/lab1.o
     mkdir -p "$(dirname "$object")"
     "$NVCC" "${flags[@]}" -Ilabs/lab1-race -c solutions/lab1-race/lab1.cu -o "$object" >/dev/null 2>&1
-    output=$(NM=/nonexistent/nm bash "$check" object "$object" solutions/lab1-race/lab1.cu 2>&1)
+    output=$(NM=/nonexistent/nm python3 "$check" object "$object" solutions/lab1-race/lab1.cu 2>&1)
     status=$?
     if [ $status = 4 ] && [ "$(printf '%s\n' "$output" | wc -l)" = 1 ] &&
         grep -q 'grading machine is broken: /nonexistent/nm is missing' <<<"$output"; then
