@@ -86,7 +86,7 @@ UNIT_OBJECTS := $(patsubst grader/unit/%.c,build/unit/%.o,$(wildcard grader/unit
 help:
 	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
 
-all: $(foreach lab,$(LABS),$(call short,$(lab))) build/unit/unit-tests build/bench/bench \
+all: $(foreach lab,$(LABS),$(call short,$(lab))) build/unit/unit-tests build/bench/bench build/bench/lessons \
      build/results/results $(if $(HAVE_SOLUTIONS),$(foreach lab,$(LABS),solution-$(call short,$(lab))) \
      $(VARIANT_GRADERS))
 
@@ -172,7 +172,7 @@ build/bench/%.o: bench/%.c build/flags build/generated/bench/references.h
 	@mkdir -p $(@D)
 	$(CC) -Ibuild/generated/bench $(CPPFLAGS) -Ibench $(CFLAGS) -c $< -o $@
 
-build/bench/bench: build/bench/bench.o build/bench/chart.o \
+build/bench/bench: build/bench/bench.o build/bench/chart.o build/bench/options.o \
                    $(BENCH_REFERENCES:%=build/reference/%.o) $(COMMON_OBJECTS)
 	$(NVCC) $^ -o $@ -lm
 
@@ -182,9 +182,9 @@ bench: build/bench/bench
 # make lessons: the controlled experiments the handouts' explanations rest on (GPU).
 build/bench/lessons.o: bench/lessons.cu build/flags
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) -Ibench -c $< -o $@
 
-build/bench/lessons: build/bench/lessons.o $(COMMON_OBJECTS)
+build/bench/lessons: build/bench/lessons.o build/bench/options.o $(COMMON_OBJECTS)
 	$(NVCC) $^ -o $@ -lm
 
 lessons: build/bench/lessons

@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bandwidth.h"
 #include "chart.h"
+#include "options.h"
 #include "cub_histogram.h"
 #include "cuda_check.h"
 #include "device.h"
@@ -38,13 +39,6 @@
 #define KIT_DATA_DIR "grader/data"
 #endif
 
-struct bench_options {
-    uint64_t bytes;
-    int runs;
-    uint64_t seed;
-    const char *out_dir;
-};
-
 static void usage(FILE *out)
 {
     fprintf(out, "usage: bench [--bytes N] [--runs N] [--seed N] [--out DIR]\n"
@@ -55,45 +49,12 @@ static void usage(FILE *out)
                  "  --out DIR  where bench.md, bench.csv and bench.svg go (default build/bench)\n");
 }
 
-static bool parse_number(const char *text, uint64_t *value)
-{
-    char *end = NULL;
-    errno = 0;
-    if (!text || !*text || text[0] == '-')
-        return false;
-    *value = strtoull(text, &end, 10);
-    return errno == 0 && *end == '\0';
-}
-
 /* Returns false, having said why, on a bad command line. */
 static bool parse_options(int argc, char **argv, struct bench_options *options)
 {
     *options = (struct bench_options){1ull << 30, TIMING_MIN_RUNS, 20261122, "build/bench"};
-    for (int i = 1; i < argc; i++) {
-        const char *option = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t number = 0;
-        if (strcmp(option, "--help") == 0 || strcmp(option, "-h") == 0) {
-            usage(stdout);
-            exit(EXIT_SUCCESS);
-        } else if (strcmp(option, "--out") == 0 && value) {
-            options->out_dir = value;
-        } else if (strcmp(option, "--bytes") == 0 && parse_number(value, &number) &&
-                   number >= (1u << 20)) {
-            options->bytes = number;
-        } else if (strcmp(option, "--runs") == 0 && parse_number(value, &number) &&
-                   number >= TIMING_MIN_RUNS && number <= 1000) {
-            options->runs = (int)number;
-        } else if (strcmp(option, "--seed") == 0 && parse_number(value, &number)) {
-            options->seed = number;
-        } else {
-            fprintf(stderr, "bench: bad option or value: %s%s%s\n", option, value ? " " : "",
-                    value ? value : "");
-            usage(stderr);
-            return false;
-        }
-        i++;
-    }
-    return true;
+    const struct bench_option_rules rules = {"bench", 1u << 20, UINT64_MAX, usage};
+    return parse_bench_options(argc, argv, &rules, options);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -364,8 +325,8 @@ int main(int argc, char **argv)
     struct bench_options options;
     if (!parse_options(argc, argv, &options))
         return 2;
-    if (mkdir(options.out_dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "bench: cannot create %s: %s\n", options.out_dir, strerror(errno));
+    if (mkdir(options.out, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "bench: cannot create %s: %s\n", options.out, strerror(errno));
         return 1;
     }
     char reason[256];
@@ -414,9 +375,9 @@ int main(int argc, char **argv)
     fill_summary_table(&summary, &options, &results);
     printf("\n");
     table_print(stdout, &summary);
-    bool written = write_file(options.out_dir, "bench.md", &options, &results, write_report) &&
-                   write_file(options.out_dir, "bench.csv", &options, &results, write_csv) &&
-                   write_file(options.out_dir, "bench.svg", &options, &results, write_chart);
+    bool written = write_file(options.out, "bench.md", &options, &results, write_report) &&
+                   write_file(options.out, "bench.csv", &options, &results, write_csv) &&
+                   write_file(options.out, "bench.svg", &options, &results, write_chart);
     if (!all_right)
         fprintf(stderr, "bench: some results were wrong (above); their times mean nothing\n");
     return all_right && written ? 0 : 1;

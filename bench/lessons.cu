@@ -8,6 +8,7 @@
  * usage: lessons [--bytes N] [--runs N] [--seed N] [--out FILE]
  * Exit status: 0 done, 1 a wrong result or an unwritable file, 2 bad usage, 3 no GPU. */
 #include "bandwidth.h"
+#include "options.h"
 #include "cuda_check.h"
 #include "device.h"
 #include "histogram.h"
@@ -218,12 +219,6 @@ __global__ void pointer_chase_kernel(const unsigned int *next, unsigned int step
 /* Host side: launching, checking and timing the variants.                                   */
 /* ---------------------------------------------------------------------------------------- */
 
-struct options {
-    uint64_t bytes;
-    int runs;
-    uint64_t seed;
-    const char *out_path;
-};
 
 // What one variant needs to run and to be checked.
 struct variant_run {
@@ -341,7 +336,7 @@ static bool time_variants(const char *table_name, struct variant_run *runs, cons
 }
 
 /* Fills d_text with `kind`, repeated from a 16 MiB block, and its histogram. */
-static void make_text(enum text_kind kind, const struct options *options, char *d_text,
+static void make_text(enum text_kind kind, const struct bench_options *options, char *d_text,
                       unsigned long long expected[HISTOGRAM_BINS])
 {
     uint64_t block_length = options->bytes < BLOCK_BYTES ? options->bytes : BLOCK_BYTES;
@@ -379,7 +374,7 @@ struct buffers {
     unsigned int *d_never;
 };
 
-static bool one_counter(FILE *out, const struct options *options, const struct buffers *b)
+static bool one_counter(FILE *out, const struct bench_options *options, const struct buffers *b)
 {
     static const struct counter_form {
         const char *name, *form;
@@ -453,7 +448,7 @@ static bool one_counter(FILE *out, const struct options *options, const struct b
 #define HISTOGRAM_VARIANT(partitioning, in_flight, aggregate, shared)                            \
     (const void *)lesson_histogram_kernel<partitioning, in_flight, aggregate, shared>
 
-static bool partitioning_table(FILE *out, const struct options *options, const struct buffers *b,
+static bool partitioning_table(FILE *out, const struct bench_options *options, const struct buffers *b,
                                const unsigned long long *expected, double copy_ms)
 {
     static const struct partitioning_row {
@@ -586,7 +581,7 @@ static void launch_read(const struct variant_run *run)
                                 arguments, 0, 0));
 }
 
-static bool littles_law_table(FILE *out, const struct options *options, const struct buffers *b,
+static bool littles_law_table(FILE *out, const struct bench_options *options, const struct buffers *b,
                               double copy_ms)
 {
     static const struct read_row {
@@ -657,7 +652,7 @@ static bool littles_law_table(FILE *out, const struct options *options, const st
 }
 
 /* Lab 7: aggregation, on shared and on global bins, with each partitioning. */
-static bool aggregation_table(FILE *out, const struct options *options, const struct buffers *b)
+static bool aggregation_table(FILE *out, const struct bench_options *options, const struct buffers *b)
 {
     static const struct aggregation_variant {
         const char *bins, *partitioning, *aggregated;
@@ -734,7 +729,7 @@ static bool aggregation_table(FILE *out, const struct options *options, const st
     return right;
 }
 
-static double time_copy(const struct options *options, const struct buffers *b)
+static double time_copy(const struct bench_options *options, const struct buffers *b)
 {
     struct device_copy copy = {b->d_text, b->d_copy, options->bytes};
     struct timed_variant variant;
@@ -748,16 +743,6 @@ static double time_copy(const struct options *options, const struct buffers *b)
 
 /* ---------------------------------------------------------------------------------------- */
 
-static bool parse_number(const char *text, uint64_t *value)
-{
-    char *end = NULL;
-    errno = 0;
-    if (!text || !*text || text[0] == '-')
-        return false;
-    *value = strtoull(text, &end, 10);
-    return errno == 0 && *end == '\0';
-}
-
 static void usage(FILE *out)
 {
     fprintf(out, "usage: lessons [--bytes N] [--runs N] [--seed N] [--out FILE]\n"
@@ -769,39 +754,16 @@ static void usage(FILE *out)
                  "  --out FILE also write the report to FILE\n");
 }
 
-static bool parse_options(int argc, char **argv, struct options *options)
+static bool parse_options(int argc, char **argv, struct bench_options *options)
 {
-    *options = (struct options){256ull << 20, TIMING_MIN_RUNS, 20261122, NULL};
-    for (int i = 1; i < argc; i++) {
-        const char *option = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t number = 0;
-        if (strcmp(option, "--help") == 0 || strcmp(option, "-h") == 0) {
-            usage(stdout);
-            exit(EXIT_SUCCESS);
-        } else if (strcmp(option, "--out") == 0 && value && *value) {
-            options->out_path = value;
-        } else if (strcmp(option, "--bytes") == 0 && parse_number(value, &number) &&
-                   number >= (64ull << 20) && number <= (4ull << 30)) {
-            options->bytes = number;
-        } else if (strcmp(option, "--runs") == 0 && parse_number(value, &number) &&
-                   number >= TIMING_MIN_RUNS && number <= 1000) {
-            options->runs = (int)number;
-        } else if (strcmp(option, "--seed") == 0 && parse_number(value, &number)) {
-            options->seed = number;
-        } else {
-            fprintf(stderr, "lessons: bad option or value: %s%s%s\n", option, value ? " " : "",
-                    value ? value : "");
-            usage(stderr);
-            return false;
-        }
-        i++;
-    }
-    return true;
+    *options = (struct bench_options){256ull << 20, TIMING_MIN_RUNS, 20261122, NULL};
+    const struct bench_option_rules rules = {"lessons", 64ull << 20, 4ull << 30, usage};
+    return parse_bench_options(argc, argv, &rules, options);
 }
 
 int main(int argc, char **argv)
 {
-    struct options options;
+    struct bench_options options;
     if (!parse_options(argc, argv, &options))
         return 2;
     char reason[256];
@@ -810,8 +772,8 @@ int main(int argc, char **argv)
         return 3;
     }
     FILE *file = NULL;
-    if (options.out_path && !(file = fopen(options.out_path, "w"))) {
-        fprintf(stderr, "lessons: cannot write %s: %s\n", options.out_path, strerror(errno));
+    if (options.out && !(file = fopen(options.out, "w"))) {
+        fprintf(stderr, "lessons: cannot write %s: %s\n", options.out, strerror(errno));
         return 1;
     }
     // Written to memory first, then to stdout and the file, so both hold the same report.
@@ -872,7 +834,7 @@ int main(int argc, char **argv)
         written = fputs(report, file) >= 0;
         written &= fclose(file) == 0;
         if (!written)
-            fprintf(stderr, "lessons: could not finish writing %s\n", options.out_path);
+            fprintf(stderr, "lessons: could not finish writing %s\n", options.out);
     }
     free(report);
     return right && written ? 0 : 1;

@@ -268,12 +268,20 @@ def part_cli():
         tally.check(f"grade-class {description}"[:64], "pass" if status == 2 and message in output and len(output.strip().splitlines()) == 1 else "fail",
                     f"exit {status}: {output.strip()[:200]}")
     shutil.rmtree(folder, ignore_errors=True)
-    print("== make bench command line")
-    for description, *arguments in [("input too small", "--bytes", "12"), ("too few runs", "--runs", "3"),
-                                    ("unknown option", "--fast"), ("missing value", "--seed")]:
-        status, output = run(["build/bench/bench", *arguments])
-        tally.check(f"bench {' '.join(arguments)} ({description})",
-                    "pass" if status == 2 and "usage: bench" in output else "fail", f"exit {status}")
+    print("== make bench and make lessons command lines")
+    for program, *arguments, description in [
+            ("bench", "--bytes", "12", "input too small"), ("bench", "--runs", "3", "too few runs"),
+            ("bench", "--fast", "unknown option"), ("bench", "--seed", "missing value"),
+            ("lessons", "--bytes", str(32 << 20), "input inside the L2 cache"),
+            ("lessons", "--bytes", str(8 << 30), "input past 4 GiB"), ("lessons", "--runs", "3", "too few runs"),
+            ("lessons", "--out", "", "empty --out")]:
+        status, output = run([f"build/bench/{program}", *arguments])
+        tally.check(f"{program} {' '.join(arguments)} ({description})"[:64],
+                    "pass" if status == 2 and f"usage: {program}" in output else "fail", f"exit {status}")
+    if not gpu_here():
+        status, output = run(["build/bench/lessons"])
+        tally.check("lessons without a GPU: exit 3, says so", "pass" if status == 3 and "GPU" in output else "fail",
+                    f"exit {status}")
     print("== make bench-grade (bench/grade_times.py): its command line and its table")
     for description, arguments, code, message in [
             ("no runs", ["--repeat", "0"], 2, "--repeat must be 1 or more"),
