@@ -223,7 +223,7 @@ __global__ void pointer_chase_kernel(const unsigned int *next, unsigned int step
 // What one variant needs to run and to be checked.
 struct variant_run {
     void (*launch)(const struct variant_run *run);
-    const void *kernel; // a histogram kernel, launched by launch_histogram
+    const void *kernel; // a kernel of (text, length, result), launched by launch_text_kernel
     const char *d_text;
     uint64_t length;
     unsigned long long *d_result;
@@ -256,24 +256,25 @@ static unsigned int full_gpu_blocks(void)
     return BLOCKS_PER_MULTIPROCESSOR * (unsigned int)gpu_multiprocessors();
 }
 
-static void launch_histogram(const struct variant_run *run)
+// Launches run->kernel, a kernel of (text, length, result), in `blocks` blocks.
+static void launch_text_kernel(const struct variant_run *run, unsigned int blocks)
 {
-    histogram_function *kernel = (histogram_function *)run->kernel;
     void *arguments[] = {(void *)&run->d_text, (void *)&run->length, (void *)&run->d_result};
-    CUDA_CHECK(cudaLaunchKernel((const void *)kernel, full_gpu_blocks(), THREADS_PER_BLOCK,
-                                arguments, 0, 0));
+    CUDA_CHECK(cudaLaunchKernel(run->kernel, blocks, THREADS_PER_BLOCK, arguments, 0, 0));
+}
+
+static void launch_on_full_gpu(const struct variant_run *run)
+{
+    launch_text_kernel(run, full_gpu_blocks());
 }
 
 // The grid of lab 6's contiguous reference: sized to the text, so that each thread does one
 // step of 16 bytes and is done.
 #define ONE_STEP_BYTES 16
-static void launch_histogram_one_step_a_thread(const struct variant_run *run)
+static void launch_one_step_a_thread(const struct variant_run *run)
 {
-    histogram_function *kernel = (histogram_function *)run->kernel;
-    void *arguments[] = {(void *)&run->d_text, (void *)&run->length, (void *)&run->d_result};
     uint64_t bytes_a_block = (uint64_t)THREADS_PER_BLOCK * ONE_STEP_BYTES;
-    unsigned int blocks = (unsigned int)((run->length + bytes_a_block - 1) / bytes_a_block);
-    CUDA_CHECK(cudaLaunchKernel((const void *)kernel, blocks, THREADS_PER_BLOCK, arguments, 0, 0));
+    launch_text_kernel(run, (unsigned int)((run->length + bytes_a_block - 1) / bytes_a_block));
 }
 
 static void launch_letters_global_atomic(const struct variant_run *run)
@@ -458,23 +459,23 @@ static bool partitioning_table(FILE *out, const struct bench_options *options, c
         void (*launch)(const struct variant_run *);
     } rows[] = {
         {"contiguous", "8 blocks a multiprocessor", 1,
-         HISTOGRAM_VARIANT(CONTIGUOUS, 1, false, true), launch_histogram},
+         HISTOGRAM_VARIANT(CONTIGUOUS, 1, false, true), launch_on_full_gpu},
         {"interleaved", "8 blocks a multiprocessor", 1,
-         HISTOGRAM_VARIANT(INTERLEAVED, 1, false, true), launch_histogram},
+         HISTOGRAM_VARIANT(INTERLEAVED, 1, false, true), launch_on_full_gpu},
         {"contiguous", "8 blocks a multiprocessor", 4,
-         HISTOGRAM_VARIANT(CONTIGUOUS, 4, false, true), launch_histogram},
+         HISTOGRAM_VARIANT(CONTIGUOUS, 4, false, true), launch_on_full_gpu},
         {"interleaved", "8 blocks a multiprocessor", 4,
-         HISTOGRAM_VARIANT(INTERLEAVED, 4, false, true), launch_histogram},
+         HISTOGRAM_VARIANT(INTERLEAVED, 4, false, true), launch_on_full_gpu},
         {"contiguous", "8 blocks a multiprocessor", 16,
-         HISTOGRAM_VARIANT(CONTIGUOUS, 16, false, true), launch_histogram},
+         HISTOGRAM_VARIANT(CONTIGUOUS, 16, false, true), launch_on_full_gpu},
         {"interleaved", "8 blocks a multiprocessor", 16,
-         HISTOGRAM_VARIANT(INTERLEAVED, 16, false, true), launch_histogram},
+         HISTOGRAM_VARIANT(INTERLEAVED, 16, false, true), launch_on_full_gpu},
         {"contiguous", "one 16-byte step a thread", 16,
          HISTOGRAM_VARIANT(CONTIGUOUS, ONE_STEP_BYTES, false, true),
-         launch_histogram_one_step_a_thread},
+         launch_one_step_a_thread},
         {"interleaved", "one 16-byte step a thread", 16,
          HISTOGRAM_VARIANT(INTERLEAVED, ONE_STEP_BYTES, false, true),
-         launch_histogram_one_step_a_thread},
+         launch_one_step_a_thread},
     };
     enum { ROWS = sizeof rows / sizeof rows[0] };
     struct variant_run runs[ROWS];
@@ -572,15 +573,6 @@ static double read_latency_ns(uint64_t bytes, uint64_t seed)
     return median_of(samples, TIMING_MIN_RUNS);
 }
 
-static void launch_read(const struct variant_run *run)
-{
-    typedef void read_function(const char *, uint64_t, unsigned long long *);
-    read_function *kernel = (read_function *)run->kernel;
-    void *arguments[] = {(void *)&run->d_text, (void *)&run->length, (void *)&run->d_result};
-    CUDA_CHECK(cudaLaunchKernel((const void *)kernel, full_gpu_blocks(), THREADS_PER_BLOCK,
-                                arguments, 0, 0));
-}
-
 static bool littles_law_table(FILE *out, const struct bench_options *options, const struct buffers *b,
                               double copy_ms)
 {
@@ -602,7 +594,7 @@ static bool littles_law_table(FILE *out, const struct bench_options *options, co
     const char *names[ROWS];
     double ms[ROWS];
     for (int r = 0; r < ROWS; r++) {
-        runs[r] = (struct variant_run){launch_read, rows[r].kernel, b->d_text, options->bytes,
+        runs[r] = (struct variant_run){launch_on_full_gpu, rows[r].kernel, b->d_text, options->bytes,
                                        b->d_results[r], NULL, 1, NULL, NULL};
         names[r] = rows[r].load;
     }
@@ -677,7 +669,7 @@ static bool aggregation_table(FILE *out, const struct bench_options *options, co
         struct variant_run runs[VARIANTS];
         const char *names[VARIANTS];
         for (int v = 0; v < VARIANTS; v++) {
-            runs[v] = (struct variant_run){launch_histogram, variants[v].kernel, b->d_text,
+            runs[v] = (struct variant_run){launch_on_full_gpu, variants[v].kernel, b->d_text,
                                            options->bytes, b->d_results[v], expected,
                                            HISTOGRAM_BINS, NULL, NULL};
             names[v] = variants[v].partitioning;
