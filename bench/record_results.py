@@ -14,12 +14,13 @@ Exit status: 0 all recorded, 1 a step failed (its log says why), 2 bad usage, 3 
 """
 import argparse
 import datetime
-import glob
 import os
 import re
 import shutil
 import subprocess
 import sys
+
+from grade_times import labs  # noqa: E402 (the labs, listed from labs/ in one place)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PARTS = ["gradings", "bench", "lessons", "sass", "grade-times"]
@@ -27,10 +28,6 @@ SEED = "12345"
 # The instructions that show how a kernel's atomics reach memory: the atomics themselves and
 # what the compiler emits to merge a warp's atomics into one (vote, population count, match).
 ATOMIC_SASS = re.compile(r"\b(ATOM\w*|RED\w*|U?POPC|VOTEU?|MATCH|U?FLO)\b")
-
-
-def labs():
-    return sorted(os.path.basename(p.rstrip("/")) for p in glob.glob(os.path.join(ROOT, "labs", "lab*-*/")))
 
 
 def run(command, **kwargs):

@@ -10,7 +10,6 @@ usage: timing_spread.py [LAB ...]                 every lab by default
        timing_spread.py --compare A.json B.json   compare two summary.json files
 Exit status: 0 done, 1 a grading failed or timed nothing, 2 bad usage, 3 no GPU here.
 """
-import glob
 import json
 import os
 import statistics
@@ -18,6 +17,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from grade_times import labs  # noqa: E402 (the labs, listed from labs/ in one place)
 WITHIN = 5.0  # percent: what the kit calls repeatable
 HEADER = ("| lab | inputs compared | ratio: largest difference | ratio: median difference "
           "| your time: largest difference | within 5% |\n| --- | ---: | ---: | ---: | ---: | --- |")
@@ -80,16 +81,16 @@ def main(arguments):
             print(f"timing_spread: {error}", file=sys.stderr)
             return 1
         return 0
-    known = sorted(os.path.basename(p.rstrip("/")) for p in glob.glob(os.path.join(ROOT, "labs", "lab*-*/")))
-    labs = arguments or known
-    unknown = [lab for lab in labs if lab not in known and not any(k.startswith(lab + "-") for k in known)]
-    if unknown or any(lab.startswith("-") for lab in labs):
-        print(f"timing_spread: unknown lab {' '.join(unknown or labs)} (the labs: {' '.join(known)})", file=sys.stderr)
+    known = labs()
+    chosen = arguments or known
+    unknown = [lab for lab in chosen if lab not in known and not any(k.startswith(lab + "-") for k in known)]
+    if unknown or any(lab.startswith("-") for lab in chosen):
+        print(f"timing_spread: unknown lab {' '.join(unknown or chosen)} (the labs: {' '.join(known)})", file=sys.stderr)
         return 2
     folder = os.path.join(ROOT, "build", "reports", "spread")
     os.makedirs(folder, exist_ok=True)
     print(HEADER)
-    for lab in labs:
+    for lab in chosen:
         first, second = grade_twice(lab, folder)
         try:
             print(compare(lab, first, second), flush=True)
