@@ -28,7 +28,8 @@ manifest = $(shell sed -n 's/^$(2) *= *//p' grader/$(1)/lab.conf)
 # The references each lab's grader links and times against.
 $(foreach lab,$(LABS),$(eval REFERENCES_$(lab) := $(call manifest,$(lab),references)))
 # make bench times every lab's reference.
-BENCH_REFERENCES := lab4-text-histogram lab5-privatized lab6-coarsened lab7-aggregated lab8-challenge
+BENCH_REFERENCES := lab4-text-histogram lab5-privatized lab6-coarsened lab7-aggregated lab8-challenge \
+                    lab9-image-histogram
 
 # The student distribution (make dist) has no solutions (see REFERENCE_RULE).
 HAVE_SOLUTIONS := $(wildcard solutions/lab1-race/lab1.cu)

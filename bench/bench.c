@@ -1,7 +1,8 @@
 /* make bench: every lab's reference, CUB's DeviceHistogram and a device-to-device copy, timed
- * in one process on the same large inputs (every distribution and the shipped English text),
- * alternating run by run. Prints a table per input and writes bench.md, bench.csv and a chart,
- * bench.svg, to the output folder.
+ * in one process on the same large inputs, alternating run by run, in two studies: the letter
+ * histogram of labs 4-8 (every distribution and the shipped English text) and the 256-bin image
+ * histogram of lab 9 (every image kind). Prints a table per input and writes bench.md,
+ * bench.csv and a chart of both, bench.svg, to the output folder.
  *
  * usage: bench [--bytes N] [--runs N] [--seed N] [--out DIR]
  * Exit status: 0 done, 1 a wrong result or a file that could not be written, 2 bad usage,
@@ -14,8 +15,10 @@
 #include "cuda_check.h"
 #include "device.h"
 #include "histogram.h"
+#include "images.h"
 #include "inputs.h"
 #include "compare.h"
+#include "lab9.h"
 #include "reference.h"
 #include "repeated_text.h"
 #include "references.h"
@@ -31,9 +34,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#define INPUT_COUNT (TEXT_KIND_COUNT + 1) /* every distribution, and the shipped text */
-#define BLOCK_BYTES (64ull << 20)        /* generated once, then repeated on the GPU */
+#define BLOCK_BYTES (64ull << 20) /* generated once, then repeated on the GPU */
 #define SHIPPED_TEXT "jargon-file-4.4.7.txt"
+#define MAX_INPUTS 8
+#define MAX_CONTENDERS 8
 
 #ifndef KIT_DATA_DIR
 #define KIT_DATA_DIR "grader/data"
@@ -66,12 +70,13 @@ static void lab6_reference_as_chosen(const char *d_text, uint64_t length,
                                         reference_lab6_chosen_chars_per_thread());
 }
 
-/* What is timed: each lab's reference in order, then CUB. The copy is timed beside them. */
-struct contender {
+/* What is timed in each study: the labs' references in order, then CUB (a NULL function). The
+ * copy is timed beside them. */
+struct letter_contender {
     const char *label;
-    histogram_function *function; /* NULL for CUB */
+    histogram_function *function;
 };
-static const struct contender contenders[] = {
+static const struct letter_contender letter_contenders[] = {
     {"lab 4 (global atomics)", reference_lab4_histogram_atomic},
     {"lab 5 (shared privatized)", reference_lab5_histogram_private_shared},
     {"lab 6 (coarsened)", lab6_reference_as_chosen},
@@ -79,63 +84,154 @@ static const struct contender contenders[] = {
     {"lab 8 (challenge)", reference_lab8_histogram},
     {"CUB DeviceHistogram", NULL},
 };
-#define CONTENDER_COUNT (int)(sizeof contenders / sizeof contenders[0])
-#define LAB_COUNT (CONTENDER_COUNT - 1) /* all but CUB compare with the lab before */
+struct image_contender {
+    const char *label;
+    byte_histogram_function *function;
+};
+static const struct image_contender image_contenders[] = {
+    {"lab 9 private (a copy a block)", reference_lab9_histogram256_private},
+    {"lab 9 (a column a lane)", reference_lab9_histogram256},
+    {"CUB HistogramEven (256 bins)", NULL},
+};
+#define LETTER_CONTENDERS (int)(sizeof letter_contenders / sizeof letter_contenders[0])
+#define IMAGE_CONTENDERS (int)(sizeof image_contenders / sizeof image_contenders[0])
 
+struct measurement {
+    double copy_ms;
+    double ms[MAX_CONTENDERS];
+};
+
+/* One study: its contenders, timed on each of its inputs. */
+struct study {
+    const char *name;          /* in the CSV */
+    const char *title;         /* in bench.md and the chart */
+    const char *compared_with; /* the header of the speedup column */
+    int input_count, contender_count;
+    int compared_count; /* contenders 1 .. compared_count-1 get a speedup over the one before */
+    char input_names[MAX_INPUTS][32];
+    const char *labels[MAX_CONTENDERS];
+    struct measurement measurements[MAX_INPUTS];
+};
+
+/* One contender's run on one input: a letter or an image function, or CUB for either. */
 struct contender_run {
-    const struct contender *contender;
-    struct cub_histogram *cub;
-    const char *d_text;
+    histogram_function *letters;
+    byte_histogram_function *pixels;
+    struct cub_histogram *cub_letters;
+    struct cub_byte_histogram *cub_pixels;
+    const char *d_input;
     uint64_t length;
     unsigned long long *d_bins;
+    int bins;
     const unsigned long long *expected;
 };
 
 static void run_contender(void *context)
 {
     struct contender_run *run = context;
-    if (run->contender->function)
-        run->contender->function(run->d_text, run->length, run->d_bins);
+    if (run->letters)
+        run->letters(run->d_input, run->length, run->d_bins);
+    else if (run->pixels)
+        run->pixels((const uint8_t *)run->d_input, run->length, run->d_bins);
+    else if (run->cub_letters)
+        cub_histogram_run(run->cub_letters, run->d_input, run->length, run->d_bins);
     else
-        cub_histogram_run(run->cub, run->d_text, run->length, run->d_bins);
+        cub_byte_histogram_run(run->cub_pixels, (const uint8_t *)run->d_input, run->length,
+                               run->d_bins);
 }
 
 static bool contender_result_is_right(void *context)
 {
     struct contender_run *run = context;
-    unsigned long long got[HISTOGRAM_BINS];
-    CUDA_CHECK(cudaMemcpy(got, run->d_bins, sizeof got, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemset(run->d_bins, 0xA5, sizeof got));
-    return histograms_equal(got, run->expected);
+    unsigned long long got[PIXEL_VALUES];
+    size_t bytes = run->bins * sizeof *got;
+    CUDA_CHECK(cudaMemcpy(got, run->d_bins, bytes, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemset(run->d_bins, 0xA5, bytes));
+    return memcmp(got, run->expected, bytes) == 0;
 }
+
+/* Times the copy and every run of the study on its input `input` (already in runs[c].d_input);
+ * false if a result was wrong. */
+static bool measure(const struct bench_options *options, struct study *study, int input,
+                    struct contender_run *runs, char *d_copy)
+{
+    struct timed_variant variants[MAX_CONTENDERS + 1];
+    struct device_copy copy = {runs[0].d_input, d_copy, options->bytes};
+    for (int c = 0; c < study->contender_count; c++) {
+        CUDA_CHECK(cudaMalloc((void **)&runs[c].d_bins, runs[c].bins * sizeof *runs[c].d_bins));
+        variants[c] = (struct timed_variant){.name = study->labels[c],
+                                             .run = run_contender,
+                                             .result_is_right = contender_result_is_right,
+                                             .context = &runs[c]};
+    }
+    variants[study->contender_count] =
+        (struct timed_variant){.name = "copy", .run = run_device_copy, .context = &copy};
+    time_alternating(variants, study->contender_count + 1, 1, options->runs);
+
+    bool all_right = true;
+    struct measurement *measurement = &study->measurements[input];
+    for (int c = 0; c < study->contender_count; c++) {
+        measurement->ms[c] = variants[c].time_ms;
+        if (variants[c].wrong_results > 0) {
+            fprintf(stderr, "bench: %s gave a wrong histogram in %d of its runs on %s\n",
+                    study->labels[c], variants[c].wrong_results, study->input_names[input]);
+            all_right = false;
+        }
+        CUDA_CHECK(cudaFree(runs[c].d_bins));
+    }
+    measurement->copy_ms = variants[study->contender_count].time_ms;
+    return all_right;
+}
+
+static void print_input_table(const struct bench_options *options, const struct study *study,
+                              int input);
 
 /* ---------------------------------------------------------------------------------------- */
 
-/* Fills d_text[0, bytes) with input `index` (a distribution, or the shipped text) and returns
- * its histogram: a block made on the host, repeated on the GPU by doubling copies. */
-static void make_input(int index, const struct bench_options *options, char *d_text,
-                       char *name, size_t name_size, unsigned long long expected[HISTOGRAM_BINS])
+static void *checked_malloc(uint64_t bytes)
+{
+    void *memory = malloc(bytes);
+    if (!memory) {
+        fprintf(stderr, "bench: out of host memory\n");
+        exit(EXIT_FAILURE);
+    }
+    return memory;
+}
+
+/* The path of the kit's data file `name`. */
+static void data_path(const char *name, char *path, size_t path_size)
+{
+    const char *data_dir = getenv("GRADE_DATA_DIR");
+    snprintf(path, path_size, "%s/%s", data_dir && *data_dir ? data_dir : KIT_DATA_DIR, name);
+}
+
+/* The kit's data file `name`, whole. */
+static char *load_data_file(const char *name, uint64_t *length)
+{
+    char path[4096], error[512], *data = NULL;
+    data_path(name, path, sizeof path);
+    if (load_file(path, &data, length, error, sizeof error) != 0) {
+        fprintf(stderr, "bench: %s\n", error);
+        exit(EXIT_FAILURE);
+    }
+    return data;
+}
+
+/* Fills d_text[0, bytes) with letter input `index` (a distribution, or the shipped text) and
+ * returns its histogram: a block made on the host, repeated on the GPU by doubling copies. */
+static void make_letter_input(int index, const struct bench_options *options, char *d_text,
+                              char *name, size_t name_size,
+                              unsigned long long expected[HISTOGRAM_BINS])
 {
     uint64_t block_length = options->bytes < BLOCK_BYTES ? options->bytes : BLOCK_BYTES;
     char *block = NULL;
     if (index < TEXT_KIND_COUNT) {
         snprintf(name, name_size, "%s", text_kind_name((enum text_kind)index));
-        block = malloc(block_length);
-        if (!block) {
-            fprintf(stderr, "bench: out of host memory\n");
-            exit(EXIT_FAILURE);
-        }
+        block = checked_malloc(block_length);
         generate_text((enum text_kind)index, options->seed, block, block_length);
     } else {
         snprintf(name, name_size, "jargon-file");
-        char path[4096], error[512];
-        const char *data_dir = getenv("GRADE_DATA_DIR");
-        snprintf(path, sizeof path, "%s/%s", data_dir && *data_dir ? data_dir : KIT_DATA_DIR,
-                 SHIPPED_TEXT);
-        if (load_file(path, &block, &block_length, error, sizeof error) != 0) {
-            fprintf(stderr, "bench: %s\n", error);
-            exit(EXIT_FAILURE);
-        }
+        block = load_data_file(SHIPPED_TEXT, &block_length);
         if (block_length > options->bytes)
             block_length = options->bytes;
     }
@@ -144,63 +240,114 @@ static void make_input(int index, const struct bench_options *options, char *d_t
     free(block);
 }
 
-struct measurement {
-    double copy_ms;
-    double ms[CONTENDER_COUNT];
-};
-
-/* Times the copy and every contender on the input in d_text; false if a result was wrong. */
-static bool measure(const struct bench_options *options, const char *d_text, char *d_copy,
-                    struct cub_histogram *cub, const unsigned long long *expected,
-                    const char *input_name, struct measurement *measurement)
+/* The same for image `kind`: the photograph tiled, or a generated block repeated. */
+static void make_image_input(enum image_kind kind, const struct bench_options *options,
+                             const uint8_t *photo, uint64_t photo_pixels, char *d_pixels,
+                             unsigned long long expected[PIXEL_VALUES])
 {
-    struct contender_run runs[CONTENDER_COUNT];
-    struct timed_variant variants[CONTENDER_COUNT + 1];
-    struct device_copy copy = {d_text, d_copy, options->bytes};
-    for (int c = 0; c < CONTENDER_COUNT; c++) {
-        runs[c] = (struct contender_run){&contenders[c], cub, d_text,
-                                         options->bytes, NULL, expected};
-        CUDA_CHECK(cudaMalloc((void **)&runs[c].d_bins, HISTOGRAM_BINS * sizeof *runs[c].d_bins));
-        variants[c] = (struct timed_variant){.name = contenders[c].label,
-                                             .run = run_contender,
-                                             .result_is_right = contender_result_is_right,
-                                             .context = &runs[c]};
-    }
-    variants[CONTENDER_COUNT] = (struct timed_variant){.name = "copy", .run = run_device_copy,
-                                                       .context = &copy};
-    time_alternating(variants, CONTENDER_COUNT + 1, 1, options->runs);
+    uint64_t block_pixels = options->bytes < BLOCK_BYTES ? options->bytes : BLOCK_BYTES;
+    if (kind == IMAGE_PHOTO && photo_pixels < block_pixels)
+        block_pixels = photo_pixels; /* the photograph repeats whole */
+    uint8_t *block = checked_malloc(block_pixels);
+    generate_image(kind, options->seed, photo, photo_pixels, block, block_pixels);
+    repeat_on_device(d_pixels, options->bytes, (const char *)block, block_pixels);
+    pixel_value_histogram_of_repeated(block, block_pixels, options->bytes, expected);
+    free(block);
+}
 
+static bool run_letter_study(const struct bench_options *options, char *d_input, char *d_copy,
+                             struct study *study)
+{
+    *study = (struct study){.name = "letters",
+                            .title = "Letter histogram (labs 4-8): 7 bins of lowercase letters",
+                            .compared_with = "speedup over the lab before",
+                            .input_count = TEXT_KIND_COUNT + 1,
+                            .contender_count = LETTER_CONTENDERS,
+                            .compared_count = LETTER_CONTENDERS - 1};
+    for (int c = 0; c < LETTER_CONTENDERS; c++)
+        study->labels[c] = letter_contenders[c].label;
+    struct cub_histogram *cub = cub_histogram_create(options->bytes);
     bool all_right = true;
-    for (int c = 0; c < CONTENDER_COUNT; c++) {
-        measurement->ms[c] = variants[c].time_ms;
-        if (variants[c].wrong_results > 0) {
-            fprintf(stderr, "bench: %s gave a wrong histogram in %d of its runs on %s\n",
-                    contenders[c].label, variants[c].wrong_results, input_name);
-            all_right = false;
-        }
-        CUDA_CHECK(cudaFree(runs[c].d_bins));
+    for (int i = 0; i < study->input_count; i++) {
+        unsigned long long expected[HISTOGRAM_BINS];
+        make_letter_input(i, options, d_input, study->input_names[i],
+                          sizeof study->input_names[i], expected);
+        struct contender_run runs[MAX_CONTENDERS];
+        for (int c = 0; c < LETTER_CONTENDERS; c++)
+            runs[c] = (struct contender_run){.letters = letter_contenders[c].function,
+                                             .cub_letters = cub,
+                                             .d_input = d_input,
+                                             .length = options->bytes,
+                                             .bins = HISTOGRAM_BINS,
+                                             .expected = expected};
+        all_right &= measure(options, study, i, runs, d_copy);
+        print_input_table(options, study, i);
     }
-    measurement->copy_ms = variants[CONTENDER_COUNT].time_ms;
+    cub_histogram_destroy(cub);
+    return all_right;
+}
+
+static bool run_image_study(const struct bench_options *options, char *d_input, char *d_copy,
+                            struct study *study)
+{
+    *study = (struct study){.name = "images",
+                            .title = "Image histogram (lab 9): 256 bins of 8-bit pixels",
+                            .compared_with = "speedup over the private kernel",
+                            .input_count = IMAGE_KIND_COUNT,
+                            .contender_count = IMAGE_CONTENDERS,
+                            .compared_count = IMAGE_CONTENDERS - 1};
+    for (int c = 0; c < IMAGE_CONTENDERS; c++)
+        study->labels[c] = image_contenders[c].label;
+    uint8_t *photo;
+    uint32_t width, height;
+    char path[4096], error[512];
+    data_path(PHOTO_FILE_NAME, path, sizeof path);
+    if (load_pgm(path, &photo, &width, &height, error, sizeof error) != 0) {
+        fprintf(stderr, "bench: %s\n", error);
+        exit(EXIT_FAILURE);
+    }
+    struct cub_byte_histogram *cub = cub_byte_histogram_create(options->bytes);
+    bool all_right = true;
+    for (int i = 0; i < study->input_count; i++) {
+        unsigned long long expected[PIXEL_VALUES];
+        snprintf(study->input_names[i], sizeof study->input_names[i], "%s",
+                 image_kind_name((enum image_kind)i));
+        make_image_input((enum image_kind)i, options, photo, (uint64_t)width * height, d_input,
+                         expected);
+        struct contender_run runs[MAX_CONTENDERS];
+        for (int c = 0; c < IMAGE_CONTENDERS; c++)
+            runs[c] = (struct contender_run){.pixels = image_contenders[c].function,
+                                             .cub_pixels = cub,
+                                             .d_input = d_input,
+                                             .length = options->bytes,
+                                             .bins = PIXEL_VALUES,
+                                             .expected = expected};
+        all_right &= measure(options, study, i, runs, d_copy);
+        print_input_table(options, study, i);
+    }
+    cub_byte_histogram_destroy(cub);
+    free(photo);
     return all_right;
 }
 
 /* ---------------------------------------------------------------------------------------- */
 
+#define STUDY_COUNT 2
+
 struct results {
-    char input_names[INPUT_COUNT][32];
-    struct measurement measurements[INPUT_COUNT];
+    struct study studies[STUDY_COUNT];
     char device[300];
     char date[32];
 };
 
 static void fill_input_table(struct table *table, const struct bench_options *options,
-                             const struct measurement *m)
+                             const struct study *study, int input)
 {
-    const char *headers[] = {"variant", "median time", "GB/s", "% of copy",
-                             "speedup over the lab before"};
+    const char *headers[] = {"variant", "median time", "GB/s", "% of copy", study->compared_with};
+    const struct measurement *m = &study->measurements[input];
     table_init(table, 5, headers);
-    for (int c = 0; c <= CONTENDER_COUNT; c++) {
-        bool is_copy = c == CONTENDER_COUNT;
+    for (int c = 0; c <= study->contender_count; c++) {
+        bool is_copy = c == study->contender_count;
         double ms = is_copy ? m->copy_ms : m->ms[c];
         uint64_t moved = is_copy ? 2 * options->bytes : options->bytes;
         char time_text[32], rate[32], percent[32] = "100%", speedup[32] = "";
@@ -209,26 +356,36 @@ static void fill_input_table(struct table *table, const struct bench_options *op
         if (!is_copy)
             snprintf(percent, sizeof percent, "%.1f%%",
                      percent_of_copy_bandwidth(options->bytes, ms, options->bytes, m->copy_ms));
-        if (c > 0 && c < LAB_COUNT)
+        if (c > 0 && c < study->compared_count)
             format_speedup(speedup, sizeof speedup, m->ms[c - 1], ms);
-        const char *cells[] = {is_copy ? "copy (read + write)" : contenders[c].label, time_text,
+        const char *cells[] = {is_copy ? "copy (read + write)" : study->labels[c], time_text,
                                rate, percent, speedup};
         table_add_row(table, cells);
     }
 }
 
-static void fill_summary_table(struct table *table, const struct bench_options *options,
-                               const struct results *results)
+static void print_input_table(const struct bench_options *options, const struct study *study,
+                              int input)
 {
-    const char *headers[INPUT_COUNT + 1] = {"% of copy bandwidth"};
-    for (int i = 0; i < INPUT_COUNT; i++)
-        headers[i + 1] = results->input_names[i];
-    table_init(table, INPUT_COUNT + 1, headers);
-    for (int c = 0; c < CONTENDER_COUNT; c++) {
-        char cells_text[INPUT_COUNT][32];
-        const char *cells[INPUT_COUNT + 1] = {contenders[c].label};
-        for (int i = 0; i < INPUT_COUNT; i++) {
-            const struct measurement *m = &results->measurements[i];
+    struct table table;
+    fill_input_table(&table, options, study, input);
+    printf("\n%s: %s\n", study->name, study->input_names[input]);
+    table_print(stdout, &table);
+    fflush(stdout);
+}
+
+static void fill_summary_table(struct table *table, const struct bench_options *options,
+                               const struct study *study)
+{
+    const char *headers[MAX_INPUTS + 1] = {"% of copy bandwidth"};
+    for (int i = 0; i < study->input_count; i++)
+        headers[i + 1] = study->input_names[i];
+    table_init(table, study->input_count + 1, headers);
+    for (int c = 0; c < study->contender_count; c++) {
+        char cells_text[MAX_INPUTS][32];
+        const char *cells[MAX_INPUTS + 1] = {study->labels[c]};
+        for (int i = 0; i < study->input_count; i++) {
+            const struct measurement *m = &study->measurements[i];
             snprintf(cells_text[i], sizeof cells_text[i], "%.1f%%",
                      percent_of_copy_bandwidth(options->bytes, m->ms[c], options->bytes,
                                                m->copy_ms));
@@ -245,31 +402,39 @@ static int write_report(FILE *out, const struct bench_options *options,
     fprintf(out, "Inputs of %" PRIu64 " MiB already on the GPU (seed %" PRIu64 "); each figure the "
                  "median of %d timed runs after one warm-up, every variant and the copy "
                  "alternating run by run in one process; every run's histogram checked. GB/s "
-                 "counts the bytes read (a copy: read and written).\n\n",
+                 "counts the bytes read (a copy: read and written).\n",
             options->bytes >> 20, options->seed, options->runs);
-    struct table table;
-    fill_summary_table(&table, options, results);
-    table_print(out, &table);
-    for (int i = 0; i < INPUT_COUNT; i++) {
-        fprintf(out, "\n## %s\n\n", results->input_names[i]);
-        fill_input_table(&table, options, &results->measurements[i]);
+    for (int s = 0; s < STUDY_COUNT; s++) {
+        const struct study *study = &results->studies[s];
+        fprintf(out, "\n## %s\n\n", study->title);
+        struct table table;
+        fill_summary_table(&table, options, study);
         table_print(out, &table);
+        for (int i = 0; i < study->input_count; i++) {
+            fprintf(out, "\n### %s\n\n", study->input_names[i]);
+            fill_input_table(&table, options, study, i);
+            table_print(out, &table);
+        }
     }
     return ferror(out) ? -1 : 0;
 }
 
 static int write_csv(FILE *out, const struct bench_options *options, const struct results *results)
 {
-    fprintf(out, "input,variant,median_ms,gb_per_s,percent_of_copy\n");
-    for (int i = 0; i < INPUT_COUNT; i++) {
-        const struct measurement *m = &results->measurements[i];
-        for (int c = 0; c < CONTENDER_COUNT; c++)
-            fprintf(out, "%s,%s,%.6f,%.2f,%.2f\n", results->input_names[i], contenders[c].label,
-                    m->ms[c], gigabytes_per_second(options->bytes, m->ms[c]),
-                    percent_of_copy_bandwidth(options->bytes, m->ms[c], options->bytes,
-                                              m->copy_ms));
-        fprintf(out, "%s,copy (read + write),%.6f,%.2f,100.00\n", results->input_names[i],
-                m->copy_ms, gigabytes_per_second(2 * options->bytes, m->copy_ms));
+    fprintf(out, "study,input,variant,median_ms,gb_per_s,percent_of_copy\n");
+    for (int s = 0; s < STUDY_COUNT; s++) {
+        const struct study *study = &results->studies[s];
+        for (int i = 0; i < study->input_count; i++) {
+            const struct measurement *m = &study->measurements[i];
+            for (int c = 0; c < study->contender_count; c++)
+                fprintf(out, "%s,%s,%s,%.6f,%.2f,%.2f\n", study->name, study->input_names[i],
+                        study->labels[c], m->ms[c], gigabytes_per_second(options->bytes, m->ms[c]),
+                        percent_of_copy_bandwidth(options->bytes, m->ms[c], options->bytes,
+                                                  m->copy_ms));
+            fprintf(out, "%s,%s,copy (read + write),%.6f,%.2f,100.00\n", study->name,
+                    study->input_names[i], m->copy_ms,
+                    gigabytes_per_second(2 * options->bytes, m->copy_ms));
+        }
     }
     return ferror(out) ? -1 : 0;
 }
@@ -277,26 +442,32 @@ static int write_csv(FILE *out, const struct bench_options *options, const struc
 static int write_chart(FILE *out, const struct bench_options *options,
                        const struct results *results)
 {
-    double values[CONTENDER_COUNT * INPUT_COUNT], copy_rate = 0;
-    const char *group_names[CONTENDER_COUNT], *series_names[INPUT_COUNT];
-    for (int i = 0; i < INPUT_COUNT; i++) {
-        series_names[i] = results->input_names[i];
-        copy_rate += gigabytes_per_second(2 * options->bytes, results->measurements[i].copy_ms) /
-                     INPUT_COUNT;
+    static double values[STUDY_COUNT][MAX_CONTENDERS * MAX_INPUTS];
+    static const char *series_names[STUDY_COUNT][MAX_INPUTS];
+    static char titles[STUDY_COUNT][400], references[STUDY_COUNT][64];
+    struct bar_chart charts[STUDY_COUNT];
+    for (int s = 0; s < STUDY_COUNT; s++) {
+        const struct study *study = &results->studies[s];
+        double copy_rate = 0;
+        for (int i = 0; i < study->input_count; i++) {
+            series_names[s][i] = study->input_names[i];
+            copy_rate += gigabytes_per_second(2 * options->bytes, study->measurements[i].copy_ms) /
+                         study->input_count;
+        }
+        for (int c = 0; c < study->contender_count; c++)
+            for (int i = 0; i < study->input_count; i++)
+                values[s][c * study->input_count + i] =
+                    gigabytes_per_second(options->bytes, study->measurements[i].ms[c]);
+        snprintf(titles[s], sizeof titles[s], "%s, %" PRIu64 " MiB, GB/s read: %s, %s",
+                 study->title, options->bytes >> 20, results->device, results->date);
+        snprintf(references[s], sizeof references[s], "copy: %.0f GB/s", copy_rate);
+        charts[s] = (struct bar_chart){titles[s],         "GB/s (log scale)",
+                                       study->contender_count, study->labels,
+                                       study->input_count, series_names[s],
+                                       values[s],         copy_rate,
+                                       references[s]};
     }
-    for (int c = 0; c < CONTENDER_COUNT; c++) {
-        group_names[c] = contenders[c].label;
-        for (int i = 0; i < INPUT_COUNT; i++)
-            values[c * INPUT_COUNT + i] =
-                gigabytes_per_second(options->bytes, results->measurements[i].ms[c]);
-    }
-    char title[400], reference[64];
-    snprintf(title, sizeof title, "Letter histogram of %" PRIu64 " MiB, GB/s read: %s, %s",
-             options->bytes >> 20, results->device, results->date);
-    snprintf(reference, sizeof reference, "copy: %.0f GB/s", copy_rate);
-    struct bar_chart chart = {title, "GB/s (log scale)", CONTENDER_COUNT, group_names,
-                              INPUT_COUNT, series_names, values, copy_rate, reference};
-    return write_bar_chart_svg(out, &chart);
+    return write_bar_charts_svg(out, charts, STUDY_COUNT);
 }
 
 /* Writes one output file with writer; false, having said why, if it could not. */
@@ -350,31 +521,20 @@ int main(int argc, char **argv)
     printf("make bench on %s; %" PRIu64 " MiB inputs, median of %d runs\n", results.device,
            options.bytes >> 20, options.runs);
 
-    char *d_text = NULL, *d_copy = NULL;
-    CUDA_CHECK(cudaMalloc((void **)&d_text, options.bytes));
+    char *d_input = NULL, *d_copy = NULL;
+    CUDA_CHECK(cudaMalloc((void **)&d_input, options.bytes));
     CUDA_CHECK(cudaMalloc((void **)&d_copy, options.bytes));
-    struct cub_histogram *cub = cub_histogram_create(options.bytes);
-    bool all_right = true;
-    for (int i = 0; i < INPUT_COUNT; i++) {
-        unsigned long long expected[HISTOGRAM_BINS];
-        make_input(i, &options, d_text, results.input_names[i], sizeof results.input_names[i],
-                   expected);
-        all_right &= measure(&options, d_text, d_copy, cub, expected, results.input_names[i],
-                             &results.measurements[i]);
-        struct table table;
-        fill_input_table(&table, &options, &results.measurements[i]);
-        printf("\n%s\n", results.input_names[i]);
-        table_print(stdout, &table);
-        fflush(stdout);
-    }
-    cub_histogram_destroy(cub);
-    CUDA_CHECK(cudaFree(d_text));
+    bool all_right = run_letter_study(&options, d_input, d_copy, &results.studies[0]);
+    all_right &= run_image_study(&options, d_input, d_copy, &results.studies[1]);
+    CUDA_CHECK(cudaFree(d_input));
     CUDA_CHECK(cudaFree(d_copy));
 
-    struct table summary;
-    fill_summary_table(&summary, &options, &results);
-    printf("\n");
-    table_print(stdout, &summary);
+    for (int s = 0; s < STUDY_COUNT; s++) {
+        struct table summary;
+        fill_summary_table(&summary, &options, &results.studies[s]);
+        printf("\n%s\n", results.studies[s].title);
+        table_print(stdout, &summary);
+    }
     bool written = write_file(options.out, "bench.md", &options, &results, write_report) &&
                    write_file(options.out, "bench.csv", &options, &results, write_csv) &&
                    write_file(options.out, "bench.svg", &options, &results, write_chart);

@@ -1,6 +1,7 @@
 #include "chart.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #define WIDTH 960
@@ -33,30 +34,38 @@ static void write_escaped(FILE *out, const char *text)
     write_escaped_prefix(out, text, text ? strlen(text) : 0);
 }
 
-int write_bar_chart_svg(FILE *out, const struct bar_chart *chart)
+/* The chart's scale: powers of ten around its values; false when a value is not positive. */
+static bool chart_scale(const struct bar_chart *chart, double *low, double *high)
 {
     int values = chart->group_count * chart->series_count;
     if (values <= 0)
-        return -1;
+        return false;
     double smallest = chart->values[0], largest = chart->values[0];
     for (int i = 0; i < values; i++) {
         if (!(chart->values[i] > 0))
-            return -1;
+            return false;
         smallest = fmin(smallest, chart->values[i]);
         largest = fmax(largest, chart->values[i]);
     }
     if (chart->reference_value > 0)
         largest = fmax(largest, chart->reference_value);
-    double low = floor(log10(smallest)), high = ceil(log10(largest));
-    if (high <= low)
-        high = low + 1;
+    *low = floor(log10(smallest));
+    *high = ceil(log10(largest));
+    if (*high <= *low)
+        *high = *low + 1;
+    return true;
+}
 
+/* Draws a chart whose scale chart_scale accepted, in a box of WIDTH x HEIGHT whose top is at
+ * `top`. */
+static void draw_chart(FILE *out, const struct bar_chart *chart, int top)
+{
+    double low, high;
+    chart_scale(chart, &low, &high);
     const double plot_width = WIDTH - LEFT - RIGHT, plot_height = HEIGHT - TOP - BOTTOM;
 #define Y_OF(value) (TOP + plot_height * (1.0 - (log10(value) - low) / (high - low)))
 
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                 "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n",
-            WIDTH, HEIGHT, WIDTH, HEIGHT);
+    fprintf(out, "<g transform=\"translate(0 %d)\">\n", top);
     fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", WIDTH, HEIGHT);
     fprintf(out, "<text x=\"%d\" y=\"28\" font-size=\"17\" font-weight=\"bold\">", LEFT);
     write_escaped(out, chart->title);
@@ -125,7 +134,28 @@ int write_bar_chart_svg(FILE *out, const struct bar_chart *chart)
         write_escaped(out, chart->series_names[s]);
         fprintf(out, "</text>\n");
     }
-    fprintf(out, "</svg>\n");
+    fprintf(out, "</g>\n");
 #undef Y_OF
+}
+
+int write_bar_charts_svg(FILE *out, const struct bar_chart *charts, int count)
+{
+    double low, high;
+    if (count <= 0)
+        return -1;
+    for (int c = 0; c < count; c++)
+        if (!chart_scale(&charts[c], &low, &high))
+            return -1;
+    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                 "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n",
+            WIDTH, HEIGHT * count, WIDTH, HEIGHT * count);
+    for (int c = 0; c < count; c++)
+        draw_chart(out, &charts[c], c * HEIGHT);
+    fprintf(out, "</svg>\n");
     return ferror(out) ? -1 : 0;
+}
+
+int write_bar_chart_svg(FILE *out, const struct bar_chart *chart)
+{
+    return write_bar_charts_svg(out, chart, 1);
 }

@@ -20,4 +20,7 @@ struct bar_chart {
 /* Writes the chart; returns 0, or -1 when there is nothing to draw or a value is not positive. */
 int write_bar_chart_svg(FILE *out, const struct bar_chart *chart);
 
+/* The same for count charts, one above the other in one picture, each on its own scale. */
+int write_bar_charts_svg(FILE *out, const struct bar_chart *charts, int count);
+
 #endif

@@ -1,7 +1,7 @@
 /* make lessons: the controlled experiments behind the handouts' explanations of why a kernel is
  * as fast as it is. Each table changes one thing and keeps the rest: the form of an atomic (labs
  * 2-4), how the bytes are handed to the threads and how many each thread has in flight (lab 6),
- * aggregation with each partitioning (lab 7). Every run's result is checked; each figure is the
+ * aggregation with each partitioning (lab 7), where 256 bins live in shared memory (lab 9). Every run's result is checked; each figure is the
  * median of alternating timed runs (common/timing.h). make results records the output, with the
  * machine code of these kernels, in docs/results/.
  *
@@ -12,6 +12,7 @@
 #include "cuda_check.h"
 #include "device.h"
 #include "histogram.h"
+#include "images.h"
 #include "inputs.h"
 #include "compare.h"
 #include "repeated_text.h"
@@ -30,6 +31,9 @@
 #define BLOCK_BYTES (16ull << 20)  /* generated on the host, repeated on the GPU */
 #define COUNT_BLOCKS 32768u        /* the slides' count: 32K blocks of 1024 threads */
 #define COUNT_THREADS_PER_BLOCK 1024u
+#ifndef KIT_DATA_DIR
+#define KIT_DATA_DIR "grader/data"
+#endif
 
 /* ---------------------------------------------------------------------------------------- */
 /* Labs 2-4: one counter, with and without the compiler's merging of a warp's atomics.       */
@@ -217,6 +221,90 @@ __global__ void pointer_chase_kernel(const unsigned int *next, unsigned int step
 
 /* ---------------------------------------------------------------------------------------- */
 /* Host side: launching, checking and timing the variants.                                   */
+
+/* ---------------------------------------------------------------------------------------- */
+/* Lab 9: 256 bins of 8-bit pixels, where a warp's 32 increments meet in shared-memory banks.  */
+/* ---------------------------------------------------------------------------------------- */
+
+enum image_bins {
+    A_COPY_A_BLOCK,  // bins[256]: lab 5's private bins
+    A_COPY_A_WARP,   // bins[warp][256 + pad]
+    A_COLUMN_A_LANE, // bins[copy][bin][lane], a warp's lanes in 32 different banks
+};
+#define IMAGE_THREADS 1024 // one block a multiprocessor: the lane columns need its shared memory
+#define IMAGE_WARPS (IMAGE_THREADS / 32)
+
+template <enum image_bins layout, int pad, int copies, bool packed>
+__host__ __device__ constexpr unsigned int image_counter_words()
+{
+    return layout == A_COPY_A_BLOCK  ? 256
+           : layout == A_COPY_A_WARP ? IMAGE_WARPS * (256 + pad)
+                                     : copies * (packed ? 128 : 256) * 32;
+}
+
+// The kernels of the lab 9 table: one thing changes from row to row. `packed` keeps two 16-bit
+// counters in a word (half the shared memory, more instructions a pixel). The image is a whole
+// number of 16-byte words.
+template <enum image_bins layout, int pad, int copies, int loads, bool packed>
+__global__ void __launch_bounds__(IMAGE_THREADS, 1)
+    lesson_image_kernel(const char *image, uint64_t pixels, unsigned long long *histogram)
+{
+    extern __shared__ unsigned int counters[];
+    const unsigned int words = image_counter_words<layout, pad, copies, packed>();
+    for (unsigned int c = threadIdx.x; c < words; c += blockDim.x)
+        counters[c] = 0;
+    __syncthreads();
+    unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    unsigned int *mine = layout == A_COPY_A_BLOCK  ? counters
+                         : layout == A_COPY_A_WARP ? counters + warp * (256 + pad)
+                                                   : counters + (warp % copies) * (words / copies) + lane;
+    const unsigned int bin_stride = layout == A_COLUMN_A_LANE ? 32 : 1;
+
+    const uint4 *image_words = (const uint4 *)image;
+    uint64_t word_count = pixels / 16, stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < word_count;
+         i += loads * stride) {
+        uint4 loaded[loads];
+#pragma unroll
+        for (int l = 0; l < loads; l++)
+            loaded[l] = i + l * stride < word_count ? image_words[i + l * stride] : make_uint4(0, 0, 0, 0);
+#pragma unroll
+        for (int l = 0; l < loads; l++) {
+            if (i + l * stride >= word_count)
+                break;
+            unsigned int four[4] = {loaded[l].x, loaded[l].y, loaded[l].z, loaded[l].w};
+#pragma unroll
+            for (int w = 0; w < 4; w++)
+#pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    unsigned int pixel = (four[w] >> (8 * k)) & 0xFF;
+                    if (packed)
+                        atomicAdd(&mine[(pixel / 2) * bin_stride], 1u << (pixel % 2 * 16));
+                    else
+                        atomicAdd(&mine[pixel * bin_stride], 1u);
+                }
+        }
+    }
+    __syncthreads();
+    for (unsigned int bin = threadIdx.x; bin < 256; bin += blockDim.x) {
+        unsigned int count = 0;
+        if (layout == A_COPY_A_BLOCK)
+            count = counters[bin];
+        else if (layout == A_COPY_A_WARP)
+            for (unsigned int w = 0; w < IMAGE_WARPS; w++)
+                count += counters[w * (256 + pad) + bin];
+        else
+            for (unsigned int c = 0; c < copies; c++)
+                for (unsigned int l = 0; l < 32; l++) {
+                    unsigned int row = packed ? bin / 2 : bin;
+                    unsigned int word = counters[c * (words / copies) + row * 32 + (bin + l) % 32];
+                    count += packed ? (word >> (bin % 2 * 16)) & 0xFFFF : word;
+                }
+        if (count > 0)
+            atomicAdd(&histogram[bin], (unsigned long long)count);
+    }
+}
+
 /* ---------------------------------------------------------------------------------------- */
 
 
@@ -231,6 +319,7 @@ struct variant_run {
     int result_words;
     const unsigned long long *d_ones;
     unsigned int *d_never;
+    unsigned int shared_bytes; // dynamic shared memory of an image kernel
 };
 
 static void run_variant(void *context)
@@ -245,7 +334,7 @@ static bool variant_result_is_right(void *context)
     const struct variant_run *run = (const struct variant_run *)context;
     if (!run->expected)
         return true;
-    unsigned long long got[HISTOGRAM_BINS];
+    unsigned long long got[PIXEL_VALUES];
     CUDA_CHECK(cudaMemcpy(got, run->d_result, run->result_words * sizeof *got,
                           cudaMemcpyDeviceToHost));
     return memcmp(got, run->expected, run->result_words * sizeof *got) == 0;
@@ -275,6 +364,16 @@ static void launch_one_step_a_thread(const struct variant_run *run)
 {
     uint64_t bytes_a_block = (uint64_t)THREADS_PER_BLOCK * ONE_STEP_BYTES;
     launch_text_kernel(run, (unsigned int)((run->length + bytes_a_block - 1) / bytes_a_block));
+}
+
+// An image kernel: one block of IMAGE_THREADS a multiprocessor, with its shared memory.
+static void launch_image_kernel(const struct variant_run *run)
+{
+    CUDA_CHECK(cudaFuncSetAttribute(run->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)run->shared_bytes));
+    void *arguments[] = {(void *)&run->d_text, (void *)&run->length, (void *)&run->d_result};
+    CUDA_CHECK(cudaLaunchKernel(run->kernel, gpu_multiprocessors(), IMAGE_THREADS, arguments,
+                                run->shared_bytes, 0));
 }
 
 static void launch_letters_global_atomic(const struct variant_run *run)
@@ -721,6 +820,107 @@ static bool aggregation_table(FILE *out, const struct bench_options *options, co
     return right;
 }
 
+/* Lab 9: 256 bins, one change a row, on every image kind, beside the copy. */
+#define IMAGE_VARIANT(layout, pad, copies, loads, packed)                                        \
+    (const void *)lesson_image_kernel<layout, pad, copies, loads, packed>,                     \
+        image_counter_words<layout, pad, copies, packed>() * 4u
+static bool image_table(FILE *out, const struct bench_options *options, const struct buffers *b)
+{
+    static const struct image_row {
+        const char *bins;
+        const void *kernel;
+        unsigned int shared_bytes;
+    } rows[] = {
+        {"a copy a block", IMAGE_VARIANT(A_COPY_A_BLOCK, 0, 1, 2, false)},
+        {"a copy a warp", IMAGE_VARIANT(A_COPY_A_WARP, 0, 1, 2, false)},
+        {"a copy a warp, rows padded by a word", IMAGE_VARIANT(A_COPY_A_WARP, 1, 1, 2, false)},
+        {"a column a lane, 4 copies (the reference)", IMAGE_VARIANT(A_COLUMN_A_LANE, 0, 4, 2, false)},
+        {"the same, 1 load in flight", IMAGE_VARIANT(A_COLUMN_A_LANE, 0, 4, 1, false)},
+        {"the same, counters packed two a word", IMAGE_VARIANT(A_COLUMN_A_LANE, 0, 4, 2, true)},
+        {"the same, 1 copy for the 32 warps", IMAGE_VARIANT(A_COLUMN_A_LANE, 0, 1, 2, false)},
+    };
+    enum { ROWS = sizeof rows / sizeof rows[0], KINDS = IMAGE_KIND_COUNT };
+    char path[4096], error[512];
+    const char *data_dir = getenv("GRADE_DATA_DIR");
+    snprintf(path, sizeof path, "%s/%s", data_dir && *data_dir ? data_dir : KIT_DATA_DIR,
+             PHOTO_FILE_NAME);
+    uint8_t *photo;
+    uint32_t width, height;
+    if (load_pgm(path, &photo, &width, &height, error, sizeof error) != 0) {
+        fprintf(stderr, "lessons: %s\n", error);
+        exit(EXIT_FAILURE);
+    }
+    double percent[KINDS][ROWS];
+    bool right = true;
+    for (int k = 0; k < KINDS; k++) {
+        uint64_t block_pixels = options->bytes < BLOCK_BYTES ? options->bytes : BLOCK_BYTES;
+        if (k == IMAGE_PHOTO)
+            block_pixels = (uint64_t)width * height; /* the photograph repeats whole */
+        uint8_t *block = (uint8_t *)malloc(block_pixels);
+        if (!block) {
+            fprintf(stderr, "lessons: out of host memory\n");
+            exit(EXIT_FAILURE);
+        }
+        generate_image((enum image_kind)k, options->seed, photo, (uint64_t)width * height, block,
+                       block_pixels);
+        repeat_on_device(b->d_text, options->bytes, (const char *)block, block_pixels);
+        unsigned long long expected[PIXEL_VALUES];
+        pixel_value_histogram_of_repeated(block, block_pixels, options->bytes, expected);
+        free(block);
+
+        struct variant_run runs[ROWS];
+        struct timed_variant variants[ROWS + 1];
+        memset(variants, 0, sizeof variants);
+        for (int r = 0; r < ROWS; r++) {
+            runs[r] = (struct variant_run){launch_image_kernel, rows[r].kernel, b->d_text,
+                                           options->bytes, b->d_results[r], expected,
+                                           PIXEL_VALUES, NULL, NULL, rows[r].shared_bytes};
+            variants[r] = (struct timed_variant){.name = rows[r].bins, .run = run_variant,
+                                                 .result_is_right = variant_result_is_right,
+                                                 .context = &runs[r]};
+        }
+        struct device_copy copy = {b->d_text, b->d_copy, options->bytes};
+        variants[ROWS] = (struct timed_variant){.name = "copy", .run = run_device_copy,
+                                                .context = &copy};
+        time_alternating(variants, ROWS + 1, 1, options->runs);
+        for (int r = 0; r < ROWS; r++) {
+            percent[k][r] = percent_of_copy_bandwidth(options->bytes, variants[r].time_ms,
+                                                      options->bytes, variants[ROWS].time_ms);
+            if (variants[r].wrong_results > 0) {
+                fprintf(stderr, "lessons: images: %s gave a wrong result in %d runs on %s\n",
+                        rows[r].bins, variants[r].wrong_results, image_kind_name((enum image_kind)k));
+                right = false;
+            }
+        }
+    }
+    free(photo);
+    fprintf(out, "\n## Lab 9: 256 bins, where a warp's increments meet in the banks\n\n"
+                 "`lesson_image_kernel`: %d blocks of %d threads (one a multiprocessor), each "
+                 "thread with two 16-byte loads in flight unless the row says otherwise, %" PRIu64
+                 " MiB of each image; the copy timed in the same alternation. Each row changes "
+                 "one thing from the row above. %% of the copy's bandwidth:\n\n",
+            gpu_multiprocessors(), IMAGE_THREADS, options->bytes >> 20);
+    const char *headers[2 + KINDS];
+    headers[0] = "bins";
+    headers[1] = "shared memory";
+    for (int k = 0; k < KINDS; k++)
+        headers[2 + k] = image_kind_name((enum image_kind)k);
+    struct table table;
+    table_init(&table, 2 + KINDS, headers);
+    for (int r = 0; r < ROWS; r++) {
+        char shared[TABLE_CELL_SIZE], cells_text[KINDS][TABLE_CELL_SIZE];
+        const char *cells[2 + KINDS] = {rows[r].bins, shared};
+        snprintf(shared, sizeof shared, "%u KB", rows[r].shared_bytes / 1024);
+        for (int k = 0; k < KINDS; k++) {
+            cell(cells_text[k], "%.1f%%", percent[k][r]);
+            cells[2 + k] = cells_text[k];
+        }
+        table_add_row(&table, cells);
+    }
+    table_print(out, &table);
+    return right;
+}
+
 static double time_copy(const struct bench_options *options, const struct buffers *b)
 {
     struct device_copy copy = {b->d_text, b->d_copy, options->bytes};
@@ -795,7 +995,7 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaMalloc((void **)&b.d_text, options.bytes));
     CUDA_CHECK(cudaMalloc((void **)&b.d_copy, options.bytes));
     for (int i = 0; i < 16; i++)
-        CUDA_CHECK(cudaMalloc((void **)&b.d_results[i], HISTOGRAM_BINS * sizeof(unsigned long long)));
+        CUDA_CHECK(cudaMalloc((void **)&b.d_results[i], PIXEL_VALUES * sizeof(unsigned long long)));
     unsigned long long ones[32];
     for (int i = 0; i < 32; i++)
         ones[i] = 1;
@@ -810,6 +1010,7 @@ int main(int argc, char **argv)
     right &= partitioning_table(out, &options, &b, english, copy_ms);
     right &= littles_law_table(out, &options, &b, copy_ms);
     right &= aggregation_table(out, &options, &b);
+    right &= image_table(out, &options, &b);
 
     CUDA_CHECK(cudaFree(b.d_text));
     CUDA_CHECK(cudaFree(b.d_copy));

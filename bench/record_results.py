@@ -7,8 +7,11 @@ code of every kernel that does an atomic (docs/results/sass-atomics.txt) and mak
 the date and the commit it was made from. `make test` then checks that every figure the docs
 quote is in one of these files (grader/tests/check_figures.py).
 
-usage: record_results.py [--only PART ...] [--out DIR]
+usage: record_results.py [--only PART ...] [--labs LAB ...] [--gpu-folder NAME] [--out DIR]
   PART: gradings bench lessons sass grade-times (default: all)
+  --labs LAB ...: grade only these labs (default: every lab)
+  --gpu-folder NAME: write into results/NAME/ and bench/NAME/, for a second GPU's logs beside
+                     the first's (docs/results/h100/, say)
   --out DIR: the folder that holds results/ and bench/ (default docs/)
 Exit status: 0 all recorded, 1 a step failed (its log says why), 2 bad usage, 3 no GPU.
 """
@@ -16,7 +19,6 @@ import argparse
 import datetime
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -59,18 +61,29 @@ def write(path, header, body):
     print(f"make results: wrote {os.path.relpath(path, ROOT)}", flush=True)
 
 
-def record_gradings(out, header):
+def gpu_folder(name):
+    if name and not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+        raise argparse.ArgumentTypeError(f"'{name}' is not a folder name of lowercase letters, digits and '-'")
+    return name
+
+
+def destinations(out, folder):
+    """Where a log goes: destination("results" or "bench", name) is out/results/[folder/]name."""
+    return lambda kind, name: os.path.join(out, kind, folder, name)
+
+
+def record_gradings(destination, header, chosen_labs):
     ok = True
-    for lab in labs():
+    for lab in chosen_labs:
         result = run(["./grade", lab, "--solution", "--seed", SEED])
-        write(os.path.join(out, "results", f"{lab}-solution.log"), header, result.stdout.decode())
+        write(destination("results", f"{lab}-solution.log"), header, result.stdout.decode())
         if result.returncode != 0:
             print(f"make results: ./grade {lab} --solution exited {result.returncode}", file=sys.stderr)
             ok = False
     return ok
 
 
-def record_bench(out, header):
+def record_bench(destination, header):
     folder = os.path.join(ROOT, "build", "bench")
     result = run(["build/bench/bench", "--out", folder])
     if result.returncode != 0:
@@ -81,17 +94,18 @@ def record_bench(out, header):
             body = produced.read()
         # A CSV's first line must stay its header; its provenance goes beside it.
         if name.endswith(".csv"):
-            write(os.path.join(out, "bench", name), "", body)
-            write(os.path.join(out, "bench", "bench.csv.provenance"), header, "")
+            write(destination("bench", name), "", body)
+            write(destination("bench", "bench.csv.provenance"), header, "")
         else:
-            write(os.path.join(out, "bench", name), header + "\n", body)
-    shutil.copy(os.path.join(folder, "bench.svg"), os.path.join(out, "bench", "bench.svg"))
+            write(destination("bench", name), header + "\n", body)
+    with open(os.path.join(folder, "bench.svg")) as chart:
+        write(destination("bench", "bench.svg"), "", chart.read())
     return True
 
 
-def record_lessons(out, header):
+def record_lessons(destination, header):
     result = run(["build/bench/lessons"])
-    write(os.path.join(out, "results", "lessons.md"), header + "\n", result.stdout.decode())
+    write(destination("results", "lessons.md"), header + "\n", result.stdout.decode())
     return result.returncode == 0
 
 
@@ -102,8 +116,9 @@ def sass_of(obj):
     return result.stdout.decode()
 
 
-def record_sass(out, header):
-    """Per kernel, the instructions of its atomics; the whole of the lessons' counter kernels."""
+def record_sass(destination, header):
+    """Per kernel, the instructions of its atomics; the whole of the lessons' counter kernels and
+    of lab 9's lane-column kernel, whose instructions a pixel its handout counts."""
     lines = []
     objects = [f"build/solution/{lab}/{lab.split('-')[0]}.o" for lab in labs()] + ["build/bench/lessons.o"]
     try:
@@ -115,7 +130,8 @@ def record_sass(out, header):
                 name = re.search(r"Function : (\S+)", line)
                 if name:
                     function = name.group(1)
-                    whole = obj.endswith("lessons.o") and ("count_" in function or "letters_" in function)
+                    whole = (obj.endswith("lessons.o") and ("count_" in function or "letters_" in function)
+                             or "lane_columns" in function)
                     lines.append(f"-- {function}")
                     continue
                 instruction = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;", line)
@@ -124,24 +140,26 @@ def record_sass(out, header):
     except (OSError, RuntimeError) as error:
         print(f"make results: {error}", file=sys.stderr)
         return False
-    write(os.path.join(out, "results", "sass-atomics.txt"), header,
+    write(destination("results", "sass-atomics.txt"), header,
           "Made with cuobjdump -sass; per kernel, its atomics and the instructions that merge a warp's\n"
           "atomics (VOTE, POPC, MATCH, FLO and their uniform forms VOTEU, UPOPC, UFLO); the lessons'\n"
-          "counter and letter kernels whole.\n\n" + "\n".join(lines) + "\n")
+          "counter and letter kernels and lab 9's lane-column kernel whole.\n\n" + "\n".join(lines) + "\n")
     return True
 
 
-def record_grade_times(out, header):
+def record_grade_times(destination, header):
     folder = os.path.join(ROOT, "build", "bench")
     result = run([sys.executable, "bench/grade_times.py", "--out", folder, "--repeat", "3"])
     with open(os.path.join(folder, "grade-times.md")) as produced:
-        write(os.path.join(out, "bench", "grade-times.md"), header + "\n", produced.read())
+        write(destination("bench", "grade-times.md"), header + "\n", produced.read())
     return result.returncode == 0
 
 
 def main():
     parser = argparse.ArgumentParser(description="make results: regenerate the recorded logs on a GPU")
     parser.add_argument("--only", nargs="+", choices=PARTS, default=PARTS)
+    parser.add_argument("--labs", nargs="+", choices=labs(), default=labs())
+    parser.add_argument("--gpu-folder", default="", type=gpu_folder)
     parser.add_argument("--out", default=os.path.join(ROOT, "docs"))
     try:
         args = parser.parse_args()
@@ -157,9 +175,11 @@ def main():
         print("make results: the build failed", file=sys.stderr)
         sys.exit(1)
     header = provenance()
-    steps = {"gradings": record_gradings, "bench": record_bench, "lessons": record_lessons,
+    steps = {"gradings": lambda destination, header: record_gradings(destination, header, args.labs),
+             "bench": record_bench, "lessons": record_lessons,
              "sass": record_sass, "grade-times": record_grade_times}
-    failed = [part for part in PARTS if part in args.only and not steps[part](os.path.abspath(args.out), header)]
+    destination = destinations(os.path.abspath(args.out), args.gpu_folder)
+    failed = [part for part in PARTS if part in args.only and not steps[part](destination, header)]
     if failed:
         print(f"make results: failed: {' '.join(failed)}", file=sys.stderr)
         sys.exit(1)

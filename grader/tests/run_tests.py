@@ -296,6 +296,20 @@ def part_cli():
         status, output = run([sys.executable, "bench/grade_times.py", "--out", os.path.join(scratch, "bench")])
         tally.check("grade_times.py without a GPU: exit 3, one line",
                     "pass" if status == 3 and len(output.strip().splitlines()) == 1 else "fail", f"exit {status}: {output.strip()[:200]}")
+    print("== make results (bench/record_results.py): its command line and where a second GPU's logs go")
+    for description, arguments in [("a folder name with a slash", ["--gpu-folder", "../h100"]),
+                                   ("a lab that does not exist", ["--labs", "lab99-none"]),
+                                   ("an unknown part", ["--only", "everything"])]:
+        status, output = run([sys.executable, "bench/record_results.py", *arguments])
+        tally.check(f"record_results.py: {description}: exit 2", "pass" if status == 2 else "fail",
+                    f"exit {status}: {(output.strip().splitlines() or [''])[-1][:200]}")
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import record_results
+    beside = record_results.destinations("/kit/docs", "h100")("bench", "bench.md")
+    first = record_results.destinations("/kit/docs", "")("results", "lessons.md")
+    tally.check("record_results.py --gpu-folder h100: docs/bench/h100/bench.md",
+                "pass" if (beside, first) == ("/kit/docs/bench/h100/bench.md", "/kit/docs/results/lessons.md")
+                else "fail", f"{beside} and {first}")
     rows = [{"lab": "within", "timed": (14.0, True, True, 1.019), "no-timing": (4.0, True, True, None)},
             {"lab": "slow", "timed": (20.0, True, False, 0.97), "no-timing": (6.0, False, False, None)}]
     lines = grade_times.table("a GPU", "2026-11-23", 1, 3, rows)

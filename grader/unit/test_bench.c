@@ -94,3 +94,39 @@ Test(chart, refuses_what_a_log_scale_cannot_show)
     cr_expect_eq(status, -1, "nothing to draw");
     free(svg);
 }
+
+Test(chart, charts_one_above_the_other)
+{
+    const char *groups[] = {"lab 8", "CUB"};
+    const char *letter_inputs[] = {"english-like"};
+    const char *image_inputs[] = {"photo", "noise", "dark"};
+    const double letter_rates[] = {3900.0, 3000.0};
+    const double image_rates[] = {3800.0, 3700.0, 3900.0, 2000.0, 2100.0, 3000.0};
+    const struct bar_chart charts[] = {
+        {"letters", "GB/s", 2, groups, 1, letter_inputs, letter_rates, 4100.0, "copy"},
+        {"images", "GB/s", 2, groups, 3, image_inputs, image_rates, 4100.0, "copy"},
+    };
+    char *buffer = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&buffer, &size);
+    cr_assert(out);
+    cr_assert_eq(write_bar_charts_svg(out, charts, 2), 0);
+    fclose(out);
+    /* One picture twice as high, two boxes, every bar and legend swatch of both charts. */
+    cr_expect(strstr(buffer, "height=\"1080\"") != NULL);
+    cr_expect_eq(count_of(buffer, "<g transform="), 2);
+    cr_expect(strstr(buffer, "translate(0 540)") != NULL);
+    cr_expect_eq(count_of(buffer, "<title>"), 2 + 6);
+    cr_expect_eq(count_of(buffer, "<rect "), (1 + 2 + 1) + (1 + 6 + 3));
+    free(buffer);
+
+    const double not_positive[] = {1.0, 0.0, 1.0, 1.0, 1.0, 1.0};
+    struct bar_chart broken[] = {charts[0], charts[1]};
+    broken[1].values = not_positive;
+    out = open_memstream(&buffer, &size);
+    cr_expect_eq(write_bar_charts_svg(out, broken, 2), -1,
+                 "a bad value in any chart draws nothing");
+    fclose(out);
+    cr_expect_eq(size, 0);
+    free(buffer);
+}
