@@ -79,7 +79,8 @@ struct image_case {
     enum image_source source;
     enum image_kind kind;
     uint64_t pixels;
-    unsigned int offset;            /* part B: the image starts this many bytes past a 16-byte boundary */
+    unsigned int offset;            /* part B: the image starts this many bytes past a
+                                       16-byte boundary */
     unsigned int threads_per_block; /* part A on the GPU */
 };
 
@@ -294,7 +295,7 @@ static bool bin_guards_intact(const struct pixel_format *format, const unsigned 
         bool is_bin = c >= BIN_GUARD_COUNTERS && c < BIN_GUARD_COUNTERS + format->bins;
         if (!is_bin && all[c] != BIN_GUARD_VALUE) {
             snprintf(problem, problem_size,
-                     "(wrote-outside) it wrote outside the %u bins: the counter at %s[%d] "
+                     "(wrote-outside): it wrote outside the %u bins: the counter at %s[%d] "
                      "changed. %s",
                      format->bins, bins_name, (int)c - BIN_GUARD_COUNTERS,
                      format->small
@@ -342,7 +343,7 @@ static bool short_by_pixels(const struct pixel_format *format, const void *pixel
     return true;
 }
 
-/* What a wrong histogram most likely comes from, "(name) explanation", from its shape. */
+/* What a wrong histogram most likely comes from, "(name): explanation", from its shape. */
 static void diagnose(const struct pixel_format *format, const void *pixels, uint64_t count,
                      unsigned int threads_per_block, const unsigned long long *expected,
                      const unsigned long long *got, char *out, size_t size)
@@ -350,49 +351,58 @@ static void diagnose(const struct pixel_format *format, const void *pixels, uint
     const unsigned int bins = format->bins;
     unsigned long long expected_total = total_of(expected, bins);
     unsigned long long got_total = total_of(got, bins);
-    bool any_over = false, any_under = false, bins_at_block_size_wrong = false,
+    /* No bin can hold more than the pixels the kernel could have read. */
+    const unsigned long long most = count + 2 * IMAGE_GUARD_BYTES;
+    bool any_over = false, any_under = false, any_garbage = false,
+         bins_at_block_size_lost = false, bins_at_block_size_right_or_lost = true,
          bins_below_block_size_right = true;
     for (unsigned int bin = 0; bin < bins; bin++) {
         any_over |= got[bin] > expected[bin];
         any_under |= got[bin] < expected[bin];
-        if (bin < threads_per_block)
+        any_garbage |= got[bin] > most;
+        bool lost = got[bin] < expected[bin] || got[bin] > most;
+        if (bin < threads_per_block) {
             bins_below_block_size_right &= got[bin] == expected[bin];
-        else
-            bins_at_block_size_wrong |= got[bin] != expected[bin];
+        } else {
+            bins_at_block_size_lost |= lost;
+            bins_at_block_size_right_or_lost &= lost || got[bin] == expected[bin];
+        }
     }
     unsigned long long out_of_range = 0;
     for (uint64_t i = 0; format->small && i < count; i++)
         out_of_range += pixel_at(format, pixels, i) >= bins;
 
     if (got_total == 0 && expected_total > 0) {
-        snprintf(out, size, "(nothing-counted) every bin is 0: nothing was counted, or the "
+        snprintf(out, size, "(nothing-counted): every bin is 0: nothing was counted, or the "
                             "counts never reached d_histogram (a missing launch, or a commit "
                             "that adds nothing).");
-    } else if (got_total > count + 2 * IMAGE_GUARD_BYTES) {
-        snprintf(out, size, "(not-zeroed) the bins hold more than the image has pixels: "
-                            "d_histogram holds garbage on entry, and the counts were added to "
-                            "it. Zero it before counting.");
     } else if (threads_per_block > 0 && threads_per_block < bins && bins_below_block_size_right &&
-               bins_at_block_size_wrong) {
+               bins_at_block_size_lost && bins_at_block_size_right_or_lost) {
         snprintf(out, size,
-                 "(bins-past-block-size) bins %u to %u are wrong and the bins below %u right, "
-                 "in blocks of %u threads: a block zeroes or commits its bins one thread a bin "
-                 "(the slides' 'if (threadIdx.x < NUMHIST)'), which assumes at least as many "
-                 "threads as bins. Deal the bins out in steps of blockDim.x.",
+                 "(bins-past-block-size): bins %u to %u are wrong (missing, or garbage) and the "
+                 "bins below %u right, in blocks of %u threads: a block zeroes or commits its "
+                 "bins one thread a bin (the slides' 'if (threadIdx.x < NUMHIST)'), which "
+                 "assumes at least as many threads as bins. Deal the bins out in steps of "
+                 "blockDim.x.",
                  threads_per_block, bins - 1, threads_per_block, threads_per_block);
+    } else if (any_garbage) {
+        snprintf(out, size, "(not-zeroed): the bins hold more than the image has pixels: "
+                            "the histogram holds garbage on entry, and the counts were added "
+                            "to it. Zero it before counting.");
     } else if (!any_under && any_over && got[format->guard_value] > expected[format->guard_value] &&
                got_total - expected_total <= 2 * IMAGE_GUARD_BYTES &&
                got_total - got[format->guard_value] ==
                    expected_total - expected[format->guard_value]) {
         snprintf(out, size,
-                 "(read-past-end) %llu extra counts of value %u, the value of the pixels the "
-                 "grader puts around the image: pixels outside it were read, past its end or "
-                 "before its start (a missing bounds check, or a wide load past the end).",
-                 got_total - expected_total, format->guard_value);
+                 "(read-past-end): value %u counted %llu more times than the image holds it, and "
+                 "the grader puts pixels of that value around the image: pixels outside it were "
+                 "read, past its end or before its start (a missing bounds check, or a wide load "
+                 "past the end).",
+                 format->guard_value, got_total - expected_total);
     } else if (format->small && !any_under && any_over && out_of_range > 0 &&
                got_total - expected_total <= out_of_range) {
         snprintf(out, size,
-                 "(out-of-range-counted) %llu more counts than pixels of value 0-15: pixels of "
+                 "(out-of-range-counted): %llu more counts than pixels of value 0-15: pixels of "
                  "16 and above were counted in some bin (a value masked or wrapped into 0-15). "
                  "The contract counts them in no bin.",
                  got_total - expected_total);
@@ -407,7 +417,7 @@ static void diagnose(const struct pixel_format *format, const void *pixels, uint
         }
         if (which)
             snprintf(out, size,
-                     "(%s-missing) the %s %" PRIu64 " pixels of the image were not counted, the "
+                     "(%s-missing): the %s %" PRIu64 " pixels of the image were not counted, the "
                      "rest were: %s",
                      which, which[0] == 'h' ? "first" : "last", edge,
                      which[0] == 'h'
@@ -417,7 +427,7 @@ static void diagnose(const struct pixel_format *format, const void *pixels, uint
                            "or a bound that stops short of the end.");
         else
             snprintf(out, size,
-                     "(lost-updates) %llu counts short, spread over the bins: counts lost. An "
+                     "(lost-updates): %llu counts short, spread over the bins: counts lost. An "
                      "add on a shared bin that is not atomic, bins committed before every "
                      "thread of the block has counted (a barrier), or blocks that never commit.",
                      expected_total - got_total);
@@ -437,16 +447,16 @@ static void diagnose(const struct pixel_format *format, const void *pixels, uint
         }
         if (multiplied)
             snprintf(out, size,
-                     "(multiplied) every bin is %llu times the right count: each pixel counted "
+                     "(multiplied): every bin is %llu times the right count: each pixel counted "
                      "several times (every thread commits every bin, or the grid's threads "
                      "overlap).",
                      factor);
         else if (got_total == expected_total)
-            snprintf(out, size, "(wrong-bins) the right number of counts, in wrong bins: check "
+            snprintf(out, size, "(wrong-bins): the right number of counts, in wrong bins: check "
                                 "the bin index of a pixel.");
         else
             snprintf(out, size,
-                     "(unknown) no single mistake explains these bins: compare them with the "
+                     "(unknown): no single mistake explains these bins: compare them with the "
                      "expected ones above, and try the image in the demo.");
     }
 }
@@ -485,7 +495,7 @@ static void judge_runs(const char *where, const struct pixel_format *format, con
     }
     if (unstable)
         snprintf(cause, sizeof cause,
-                 "(unstable) the runs on this image disagree: a race. Counts added to a shared "
+                 "(unstable): the runs on this image disagree: a race. Counts added to a shared "
                  "bin without an atomic, bins read before every thread has counted, or bins "
                  "counted into before every thread has zeroed them (a barrier missing).");
     else
@@ -536,7 +546,7 @@ static void check_host_case(const char *function_name, host_small_image_histogra
     if (!inside)
         cr_expect_fail("%s: %s", where, problem);
     else if (!unchanged)
-        cr_expect_fail("%s: (image-modified) the image was modified; it is read-only.", where);
+        cr_expect_fail("%s: (image-modified): the image was modified; it is read-only.", where);
     else
         judge_runs(where, format, pixels, count, 0, expected, results, 1);
     free(pixels);
@@ -598,7 +608,7 @@ static void check_case(const char *function_name, const struct pixel_format *for
     if (!inside)
         cr_expect_fail("%s: %s", where, problem);
     else if (!unchanged)
-        cr_expect_fail("%s: (image-modified) the image, or the guard pixels around it, was "
+        cr_expect_fail("%s: (image-modified): the image, or the guard pixels around it, was "
                        "modified. The input is read-only: count into the bins, never write to "
                        "the image.",
                        where);
@@ -703,15 +713,20 @@ void check_byte_image_past_4gib(const char *function_name, byte_image_histogram 
     /* Only the signs a 32-bit variable leaves are blamed on one; anything else is left to the
      * smaller images, whose diagnosis sees every pixel. */
     const unsigned long long wrap = 1ull << 32;
+    unsigned long long got_total = total_of(got, BYTE_BINS);
     const char *cause =
-        got[value] != expected[value] && got[value] % wrap == expected[value] % wrap
-            ? "(32-bit-count) a 32-bit count: the bin of value 7 holds more than 2^32 and came "
+        got_total == count - wrap
+            ? "(32-bit-index): a 32-bit size or index: only the first 257 pixels (the count "
+              "modulo 2^32) were counted. Past 2^32 an unsigned int wraps around to 0; pass and "
+              "compute sizes and indices in uint64_t."
+        : got[value] != expected[value] && got[value] % wrap == expected[value] % wrap
+            ? "(32-bit-count): a 32-bit count: the bin of value 7 holds more than 2^32 and came "
               "back short by a multiple of 2^32. Count in unsigned long long, and bound what one "
               "block counts in 32-bit shared counters."
         : got[value] > expected[value]
-            ? "(32-bit-index) a 32-bit index: the start of the image was counted again. Past 2^32 "
+            ? "(32-bit-index): a 32-bit index: the start of the image was counted again. Past 2^32 "
               "an unsigned int wraps around to 0; compute indices and sizes in uint64_t."
-            : "(unknown) not one this test can name; if the smaller images pass, look for a "
+            : "(unknown): not one this test can name; if the smaller images pass, look for a "
               "32-bit index, size or count (the image is larger than 2^32 pixels).";
     cr_assert_fail("%s on an image of %" PRIu64 " pixels (2^32 + 1 of value 7, then 256 of every "
                    "value): wrong histogram: value 7 expected %llu, got %llu\n  likely cause %s",

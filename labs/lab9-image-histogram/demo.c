@@ -1,5 +1,6 @@
-/* Runs your lab 9 code once. Run: build/student/lab9-image-histogram/demo [FILE [THREADS_PER_BLOCK]]
- * (run from the kit's folder: by default it counts grader/data/camera.pgm). */
+/* Runs your lab 9 code once, from the kit's folder:
+ *   build/student/lab9-image-histogram/demo [FILE [THREADS_PER_BLOCK]]
+ * counts FILE, by default grader/data/camera.pgm. */
 #include "lab9.h"
 
 #include "image_demo.h"
