@@ -71,7 +71,7 @@ VARIANT_NVCCFLAGS := $(if $(VARIANTS_FOR_EVERY_ARCH),$(NVCCFLAGS),$(NVCC_COMMON_
 LDFLAGS := $(CRITERION_LDFLAGS)
 
 COMMON := cuda_check timing inputs reference repeated_text compare report device counting histogram_demo \
-          bandwidth cub_histogram l2_cache
+          bandwidth cub_histogram l2_cache images image_reference image_demo
 COMMON_OBJECTS := $(COMMON:%=build/common/%.o)
 # The harness writes the grading record that the results model reads (grader/results/records.c).
 HARNESS_OBJECTS := $(patsubst grader/harness/%.c,build/harness/%.o,$(wildcard grader/harness/*.c)) \

@@ -1,6 +1,7 @@
 #define _DEFAULT_SOURCE /* flock */
 #include "grading.h"
 
+#include "cuda_check.h"
 #include "device.h"
 #include "records.h"
 
@@ -115,4 +116,19 @@ void record_performance(const char *input, double student_ms, double reference_m
     const char *fields[] = {input, student, reference};
     cr_assert(record_append(RECORD_SPEED, name, 3, fields),
               "cannot write the grading record (GRADE_RECORDS)");
+}
+
+void restore_default_memory_pool(void)
+{
+    enum { WARM_BYTES = 64 << 20 };
+    int device = 0;
+    cudaMemPool_t pool;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+    uint64_t keep_everything = UINT64_MAX;
+    CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything));
+    void *warm = NULL;
+    CUDA_CHECK(cudaMallocAsync(&warm, WARM_BYTES, 0));
+    CUDA_CHECK(cudaFreeAsync(warm, 0));
+    CUDA_CHECK(cudaDeviceSynchronize());
 }

@@ -454,26 +454,6 @@ static void replace_one_byte(struct shared_input *shared)
     CUDA_CHECK(cudaMemcpy(shared->d_text + position, &replacement, 1, cudaMemcpyHostToDevice));
 }
 
-/* The device's default memory pool as the references expect it between their calls: keeping
- * what is freed, with some memory in it. Code under test that empties the pool (a release
- * threshold of 0, then a synchronisation) would otherwise make the next contender map fresh
- * memory inside its timed region: lab 5's reference, slowed so, made a submission's ratio look
- * 7% better than it was (grader/exploits/lab5-privatized/trims-the-references-memory-pool.patch). */
-static void restore_default_memory_pool(void)
-{
-    enum { WARM_BYTES = 64 << 20 };
-    int device = 0;
-    cudaMemPool_t pool;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
-    uint64_t keep_everything = UINT64_MAX;
-    CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything));
-    void *warm = NULL;
-    CUDA_CHECK(cudaMallocAsync(&warm, WARM_BYTES, 0));
-    CUDA_CHECK(cudaFreeAsync(warm, 0));
-    CUDA_CHECK(cudaDeviceSynchronize());
-}
-
 /* Checks a contender's run, outside its timed region, and sets the stage for the next run. */
 static bool contender_result_is_right(void *context)
 {

@@ -1,0 +1,63 @@
+#include "image_reference.h"
+
+#include "images.h"
+#include "inputs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cpu_small_histogram(const uint32_t *pixels, uint64_t count, unsigned int bins,
+                         unsigned long long *histogram)
+{
+    memset(histogram, 0, bins * sizeof *histogram);
+    for (uint64_t i = 0; i < count; i++)
+        if (pixels[i] < bins)
+            histogram[pixels[i]]++;
+}
+
+void cpu_byte_histogram(const uint8_t *pixels, uint64_t count, unsigned long long histogram[256])
+{
+    /* Four sets of counters, so that runs of one value (a dark or single-value image) do not
+     * make every add wait for the one before it. */
+    unsigned long long partial[4][256] = {{0}};
+    uint64_t i = 0;
+    for (; i + 4 <= count; i += 4)
+        for (int k = 0; k < 4; k++)
+            partial[k][pixels[i + k]]++;
+    for (; i < count; i++)
+        partial[0][pixels[i]]++;
+    for (int value = 0; value < 256; value++)
+        histogram[value] = partial[0][value] + partial[1][value] + partial[2][value] +
+                           partial[3][value];
+}
+
+void widen_to_small_pixels(const uint8_t *bytes, uint64_t count, uint32_t *pixels)
+{
+    for (uint64_t i = 0; i < count; i++)
+        pixels[i] = bytes[i] >> 4;
+}
+
+int load_image_input(const char *path, uint8_t **pixels, uint64_t *count, char *error,
+                     size_t error_size)
+{
+    char magic[2] = {0};
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        snprintf(error, error_size, "cannot open '%s'", path);
+        return -1;
+    }
+    int is_pgm = fread(magic, 1, 2, file) == 2 && magic[0] == 'P' && magic[1] == '5';
+    fclose(file);
+    if (!is_pgm) {
+        char *bytes = NULL;
+        int status = load_file(path, &bytes, count, error, error_size);
+        *pixels = (uint8_t *)bytes;
+        return status;
+    }
+    uint32_t width = 0, height = 0;
+    if (load_pgm(path, pixels, &width, &height, error, error_size) != 0)
+        return -1;
+    *count = (uint64_t)width * height;
+    return 0;
+}

@@ -1,0 +1,1009 @@
+#include "image_grading.h"
+
+#include "bandwidth.h"
+#include "cuda_check.h"
+#include "device.h"
+#include "grading.h"
+#include "images.h"
+#include "inputs.h"
+#include "repeated_text.h"
+#include "report.h"
+#include "timing.h"
+
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SMALL_BINS 16
+#define BYTE_BINS 256
+#define MAX_BINS BYTE_BINS
+/* Guard pixels on both sides of the image, holding a valid value: a kernel that reads past
+ * either end counts them, in the guard value's bin, and the diagnosis can say so. Part A's is
+ * 15, a bin the slides' images (values 0-14) leave empty. */
+#define IMAGE_GUARD_BYTES 16384
+#define SMALL_GUARD_VALUE 15u
+#define BYTE_GUARD_VALUE 0xB7u
+/* Counters around the bins, holding a known value: a write outside the bins changes one. 256
+ * each side: a pixel read as a signed char (-128 to -1), or a part A value of 16 to 271 used as
+ * an index, lands here. */
+#define BIN_GUARD_COUNTERS 256
+#define BIN_GUARD_VALUE 0x6A7D6A7D6A7D6A7Dull
+/* The bins start as this garbage on every run: the function under test must zero them. */
+#define POISON_BYTE 0xA5
+#define CHECK_RUNS 3
+/* The fastest rate a histogram may show, as a share of the copy's bandwidth (as in
+ * histogram_grading.c): above it, the image was not read. */
+#define MAX_PERCENT_OF_COPY 115
+
+/* What part A and part B differ in: the pixel's size, the bins, the guard. */
+struct pixel_format {
+    bool small;
+    unsigned int bins;
+    size_t pixel_bytes;
+    uint32_t guard_value;
+};
+static const struct pixel_format SMALL_FORMAT = {true, SMALL_BINS, sizeof(uint32_t),
+                                                 SMALL_GUARD_VALUE};
+static const struct pixel_format BYTE_FORMAT = {false, BYTE_BINS, 1, BYTE_GUARD_VALUE};
+
+static uint32_t pixel_at(const struct pixel_format *format, const void *pixels, uint64_t i)
+{
+    return format->small ? ((const uint32_t *)pixels)[i] : ((const uint8_t *)pixels)[i];
+}
+
+static void *checked_malloc(uint64_t bytes)
+{
+    void *memory = malloc(bytes ? bytes : 1);
+    cr_assert(memory != NULL, "out of host memory for %" PRIu64 " bytes", bytes);
+    return memory;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The images                                                                               */
+/* ---------------------------------------------------------------------------------------- */
+
+enum image_source {
+    SOURCE_GENERATED,    /* generate_image(kind, seed): bytes, >> 4 for part A */
+    SOURCE_PHOTO,        /* the shipped photograph, whole */
+    SOURCE_SLIDES,       /* part A: values 0-14, as the slides' genData makes them */
+    SOURCE_VALUES_TO_63, /* part A: a quarter of the pixels 16-63, the rest 0-15 */
+    SOURCE_VALUES_TO_MAX, /* part A: a quarter of the pixels 16 to 0xFFFFFFFF, the rest 0-15 */
+    SOURCE_STUDENT_FILE, /* ./grade --input FILE */
+};
+
+struct image_case {
+    const char *name;
+    enum image_group group;
+    enum image_source source;
+    enum image_kind kind;
+    uint64_t pixels;
+    unsigned int offset;            /* part B: the image starts this many bytes past a
+                                       16-byte boundary */
+    unsigned int threads_per_block; /* part A on the GPU */
+};
+
+#define A_BLOCK 256
+static const struct image_case IMAGE_CASES[] = {
+    {"empty_image", IMAGE_SIZES, SOURCE_GENERATED, IMAGE_NOISE, 0, 0, A_BLOCK},
+    {"one_pixel", IMAGE_SIZES, SOURCE_GENERATED, IMAGE_NOISE, 1, 0, A_BLOCK},
+    {"noise_1023x1025", IMAGE_SIZES, SOURCE_GENERATED, IMAGE_NOISE, 1023 * 1025, 0, A_BLOCK},
+    {"slides_1024x1024", IMAGE_SIZES, SOURCE_SLIDES, IMAGE_NOISE, 1024 * 1024, 0, A_BLOCK},
+    {"blocks_of_1", IMAGE_BLOCK_SIZES, SOURCE_GENERATED, IMAGE_NOISE, 1023 * 1025, 0, 1},
+    {"blocks_of_5", IMAGE_BLOCK_SIZES, SOURCE_GENERATED, IMAGE_NOISE, 1023 * 1025, 0, 5},
+    {"blocks_of_15", IMAGE_BLOCK_SIZES, SOURCE_GENERATED, IMAGE_NOISE, 1023 * 1025, 0, 15},
+    {"blocks_of_16", IMAGE_BLOCK_SIZES, SOURCE_GENERATED, IMAGE_NOISE, 1023 * 1025, 0, 16},
+    {"blocks_of_17", IMAGE_BLOCK_SIZES, SOURCE_GENERATED, IMAGE_NOISE, 1023 * 1025, 0, 17},
+    {"blocks_of_100", IMAGE_BLOCK_SIZES, SOURCE_GENERATED, IMAGE_NOISE, 1023 * 1025, 0, 100},
+    {"blocks_of_256", IMAGE_BLOCK_SIZES, SOURCE_GENERATED, IMAGE_NOISE, 1023 * 1025, 0, 256},
+    {"blocks_of_1024", IMAGE_BLOCK_SIZES, SOURCE_GENERATED, IMAGE_NOISE, 1023 * 1025, 0, 1024},
+    {"photo", IMAGE_VALUES, SOURCE_PHOTO, IMAGE_PHOTO, 0, 0, A_BLOCK},
+    {"values_16_to_63", IMAGE_VALUES, SOURCE_VALUES_TO_63, IMAGE_NOISE, 1000003, 0, A_BLOCK},
+    {"values_up_to_0xffffffff", IMAGE_VALUES, SOURCE_VALUES_TO_MAX, IMAGE_NOISE, 1000003, 0,
+     A_BLOCK},
+    {"empty_image", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 0, 0, 0},
+    {"one_pixel", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 1, 0, 0},
+    {"pixels_15", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 15, 0, 0},
+    {"pixels_16", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 16, 0, 0},
+    {"pixels_17", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 17, 0, 0},
+    {"pixels_4095", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4095, 0, 0},
+    {"offset_1", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4099, 1, 0},
+    {"offset_2", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4099, 2, 0},
+    {"offset_3", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4099, 3, 0},
+    {"offset_4", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4099, 4, 0},
+    {"offset_5", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4099, 5, 0},
+    {"offset_6", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4099, 6, 0},
+    {"offset_7", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4099, 7, 0},
+    {"offset_8", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4099, 8, 0},
+    {"offset_9", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4099, 9, 0},
+    {"offset_10", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4099, 10, 0},
+    {"offset_11", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4099, 11, 0},
+    {"offset_12", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4099, 12, 0},
+    {"offset_13", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4099, 13, 0},
+    {"offset_14", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4099, 14, 0},
+    {"offset_15", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 4099, 15, 0},
+    {"photo_tiled_prime", IMAGE_KINDS, SOURCE_GENERATED, IMAGE_PHOTO, 1000003, 0, 0},
+    {"noise_prime", IMAGE_KINDS, SOURCE_GENERATED, IMAGE_NOISE, 1000003, 0, 0},
+    {"dark_prime", IMAGE_KINDS, SOURCE_GENERATED, IMAGE_DARK, 1000003, 0, 0},
+    {"single_value_prime", IMAGE_KINDS, SOURCE_GENERATED, IMAGE_SINGLE_VALUE, 1000003, 0, 0},
+    {"gradient_prime", IMAGE_KINDS, SOURCE_GENERATED, IMAGE_GRADIENT, 1000003, 0, 0},
+    {"noise_16mib_plus_3", LONG_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, (16u << 20) + 3, 0, 0},
+    {"dark_starting_off_boundary", LONG_IMAGES, SOURCE_GENERATED, IMAGE_DARK, 1000033, 5, 0},
+    {"photo", LONG_IMAGES, SOURCE_PHOTO, IMAGE_PHOTO, 0, 0, 0},
+};
+static const struct image_case INPUT_FILE_CASE = {"your_input_file", 0, SOURCE_STUDENT_FILE,
+                                                  IMAGE_NOISE, 0, 0, A_BLOCK};
+
+static uint8_t *load_or_fail(const char *path, uint64_t *count)
+{
+    uint8_t *pixels = NULL;
+    char error[512];
+    if (load_image_input(path, &pixels, count, error, sizeof error) != 0)
+        cr_assert_fail("%s", error);
+    return pixels;
+}
+
+static uint8_t *shipped_photo(const struct grading_options *options, uint64_t *count)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", options->data_dir, PHOTO_FILE_NAME);
+    return load_or_fail(path, count);
+}
+
+/* bytes[0, count) of a kind: the photo kind tiles the shipped photograph. */
+static void generate_bytes(enum image_kind kind, const struct grading_options *options,
+                           uint8_t *bytes, uint64_t count)
+{
+    uint64_t photo_pixels = 0;
+    uint8_t *photo = kind == IMAGE_PHOTO ? shipped_photo(options, &photo_pixels) : NULL;
+    generate_image(kind, options->seed, photo, photo_pixels, bytes, count);
+    free(photo);
+}
+
+/* Part A's pixels of a generated source: values 0-14 (the slides), or a quarter of them out of
+ * the bins (values 16 to 63, or 16 to 0xFFFFFFFF, its extremes included). */
+static void generate_small_values(enum image_source source, uint64_t seed, uint32_t *pixels,
+                                  uint64_t count)
+{
+    static const uint32_t extremes[] = {16, 17, 255, 256, 0x10000u, 0x7FFFFFFFu, 0x80000000u,
+                                        0xFFFFFFF0u, 0xFFFFFFFFu};
+    uint64_t state = seed ^ 0x51DE5ull;
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t draw = splitmix64(&state);
+        if (source == SOURCE_SLIDES)
+            pixels[i] = (uint32_t)(draw % 15);
+        else if (draw % 4 != 0)
+            pixels[i] = (uint32_t)((draw >> 8) % SMALL_BINS);
+        else if (source == SOURCE_VALUES_TO_63)
+            pixels[i] = 16 + (uint32_t)((draw >> 8) % 48);
+        else if ((draw >> 8) % 2 == 0)
+            pixels[i] = extremes[(draw >> 16) % (sizeof extremes / sizeof extremes[0])];
+        else
+            pixels[i] = 16 + (uint32_t)((draw >> 16) % (0xFFFFFFFFull - 15));
+    }
+}
+
+/* The case's pixels in host memory (malloc'ed), in the format's type. */
+static void *case_pixels(const struct pixel_format *format, const struct image_case *image_case,
+                         const struct grading_options *options, uint64_t *count)
+{
+    uint8_t *bytes = NULL;
+    switch (image_case->source) {
+    case SOURCE_SLIDES:
+    case SOURCE_VALUES_TO_63:
+    case SOURCE_VALUES_TO_MAX: {
+        *count = image_case->pixels;
+        uint32_t *pixels = checked_malloc(*count * sizeof *pixels);
+        generate_small_values(image_case->source, options->seed, pixels, *count);
+        return pixels;
+    }
+    case SOURCE_PHOTO:
+        bytes = shipped_photo(options, count);
+        break;
+    case SOURCE_STUDENT_FILE:
+        bytes = load_or_fail(options->input_file, count);
+        break;
+    case SOURCE_GENERATED:
+        *count = image_case->pixels;
+        bytes = checked_malloc(*count);
+        generate_bytes(image_case->kind, options, bytes, *count);
+        break;
+    }
+    if (!format->small)
+        return bytes;
+    uint32_t *pixels = checked_malloc(*count * sizeof *pixels);
+    widen_to_small_pixels(bytes, *count, pixels);
+    free(bytes);
+    return pixels;
+}
+
+static void cpu_histogram_of(const struct pixel_format *format, const void *pixels,
+                             uint64_t count, unsigned long long *histogram)
+{
+    if (format->small)
+        cpu_small_histogram(pixels, count, SMALL_BINS, histogram);
+    else
+        cpu_byte_histogram(pixels, count, histogram);
+}
+
+/* threads_per_block: part A's on the GPU, or 0. */
+static void describe_case(char *where, size_t size, const char *function_name,
+                          const struct image_case *image_case, unsigned int threads_per_block,
+                          const struct grading_options *options, uint64_t count)
+{
+    char blocks[64] = "", offset[64] = "";
+    if (threads_per_block)
+        snprintf(blocks, sizeof blocks, ", blocks of %u threads", threads_per_block);
+    if (image_case->offset)
+        snprintf(offset, sizeof offset, ", starting %u bytes past a 16-byte boundary",
+                 image_case->offset);
+    if (image_case->source == SOURCE_STUDENT_FILE)
+        snprintf(where, size, "%s on %s (%" PRIu64 " pixels%s)", function_name,
+                 options->input_file, count, blocks);
+    else if (image_case->source == SOURCE_PHOTO)
+        snprintf(where, size, "%s on %s (%s, %" PRIu64 " pixels%s)", function_name,
+                 image_case->name, PHOTO_FILE_NAME, count, blocks);
+    else
+        snprintf(where, size, "%s on %s (%" PRIu64 " pixels%s%s, seed %" PRIu64 ")",
+                 function_name, image_case->name, count, blocks, offset, options->seed);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Guards around the image and the bins                                                     */
+/* ---------------------------------------------------------------------------------------- */
+
+/* The image with guard pixels before and after it, as laid out in memory (host or device):
+ * IMAGE_GUARD_BYTES + offset bytes of guard, the image, IMAGE_GUARD_BYTES of guard. */
+struct guarded_image {
+    uint8_t *layout; /* host copy of the whole layout, as it must stay */
+    uint64_t lead, image_bytes, total;
+};
+
+static struct guarded_image guarded_image(const struct pixel_format *format, const void *pixels,
+                                          uint64_t count, unsigned int offset)
+{
+    struct guarded_image image;
+    image.lead = IMAGE_GUARD_BYTES + offset;
+    image.image_bytes = count * format->pixel_bytes;
+    image.total = image.lead + image.image_bytes + IMAGE_GUARD_BYTES;
+    image.layout = checked_malloc(image.total);
+    if (format->small) {
+        for (uint64_t at = 0; at + sizeof(uint32_t) <= image.total; at += sizeof(uint32_t))
+            memcpy(image.layout + at, &format->guard_value, sizeof(uint32_t));
+    } else {
+        memset(image.layout, (int)format->guard_value, image.total);
+    }
+    memcpy(image.layout + image.lead, pixels, image.image_bytes);
+    return image;
+}
+
+/* The bins with guard counters around them: the guards set, the bins poisoned. */
+static void poison_bins(unsigned long long *all, unsigned int bins)
+{
+    for (unsigned int c = 0; c < bins + 2 * BIN_GUARD_COUNTERS; c++)
+        all[c] = BIN_GUARD_VALUE;
+    memset(all + BIN_GUARD_COUNTERS, POISON_BYTE, bins * sizeof *all);
+}
+
+/* Whether the guard counters still hold their value; false, with a message naming the first
+ * one that changed, if not. */
+static bool bin_guards_intact(const struct pixel_format *format, const unsigned long long *all,
+                              const char *bins_name, char *problem, size_t problem_size)
+{
+    for (unsigned int c = 0; c < format->bins + 2 * BIN_GUARD_COUNTERS; c++) {
+        bool is_bin = c >= BIN_GUARD_COUNTERS && c < BIN_GUARD_COUNTERS + format->bins;
+        if (!is_bin && all[c] != BIN_GUARD_VALUE) {
+            snprintf(problem, problem_size,
+                     "(wrote-outside): it wrote outside the %u bins: the counter at %s[%d] "
+                     "changed. %s",
+                     format->bins, bins_name, (int)c - BIN_GUARD_COUNTERS,
+                     format->small
+                         ? "A pixel of 16 or more was used as a bin index: the contract counts "
+                           "such a pixel in no bin (test the value before counting)."
+                         : "A bin index was out of range: a pixel read as a signed char is -128 "
+                           "to -1; read it as an unsigned byte (uint8_t), 0 to 255.");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The diagnosis                                                                            */
+/* ---------------------------------------------------------------------------------------- */
+
+static bool bins_equal(const unsigned long long *a, const unsigned long long *b, unsigned int bins)
+{
+    return memcmp(a, b, bins * sizeof *a) == 0;
+}
+
+static unsigned long long total_of(const unsigned long long *histogram, unsigned int bins)
+{
+    unsigned long long total = 0;
+    for (unsigned int bin = 0; bin < bins; bin++)
+        total += histogram[bin];
+    return total;
+}
+
+/* Whether got is expected less the pixels [from, from + length) of the image. */
+static bool short_by_pixels(const struct pixel_format *format, const void *pixels,
+                            uint64_t from, uint64_t length, const unsigned long long *expected,
+                            const unsigned long long *got)
+{
+    unsigned long long missing[MAX_BINS] = {0};
+    for (uint64_t i = from; i < from + length; i++) {
+        uint32_t value = pixel_at(format, pixels, i);
+        if (value < format->bins)
+            missing[value]++;
+    }
+    for (unsigned int bin = 0; bin < format->bins; bin++)
+        if (got[bin] + missing[bin] != expected[bin])
+            return false;
+    return true;
+}
+
+/* What a wrong histogram most likely comes from, "(name): explanation", from its shape. */
+static void diagnose(const struct pixel_format *format, const void *pixels, uint64_t count,
+                     unsigned int threads_per_block, const unsigned long long *expected,
+                     const unsigned long long *got, char *out, size_t size)
+{
+    const unsigned int bins = format->bins;
+    unsigned long long expected_total = total_of(expected, bins);
+    unsigned long long got_total = total_of(got, bins);
+    /* No bin can hold more than the pixels the kernel could have read. */
+    const unsigned long long most = count + 2 * IMAGE_GUARD_BYTES;
+    bool any_over = false, any_under = false, any_garbage = false,
+         bins_at_block_size_lost = false, bins_at_block_size_right_or_lost = true,
+         bins_below_block_size_right = true;
+    for (unsigned int bin = 0; bin < bins; bin++) {
+        any_over |= got[bin] > expected[bin];
+        any_under |= got[bin] < expected[bin];
+        any_garbage |= got[bin] > most;
+        bool lost = got[bin] < expected[bin] || got[bin] > most;
+        if (bin < threads_per_block) {
+            bins_below_block_size_right &= got[bin] == expected[bin];
+        } else {
+            bins_at_block_size_lost |= lost;
+            bins_at_block_size_right_or_lost &= lost || got[bin] == expected[bin];
+        }
+    }
+    unsigned long long out_of_range = 0;
+    for (uint64_t i = 0; format->small && i < count; i++)
+        out_of_range += pixel_at(format, pixels, i) >= bins;
+
+    if (got_total == 0 && expected_total > 0) {
+        snprintf(out, size, "(nothing-counted): every bin is 0: nothing was counted, or the "
+                            "counts never reached d_histogram (a missing launch, or a commit "
+                            "that adds nothing).");
+    } else if (threads_per_block > 0 && threads_per_block < bins && bins_below_block_size_right &&
+               bins_at_block_size_lost && bins_at_block_size_right_or_lost) {
+        snprintf(out, size,
+                 "(bins-past-block-size): bins %u to %u are wrong (missing, or garbage) and the "
+                 "bins below %u right, in blocks of %u threads: a block zeroes or commits its "
+                 "bins one thread a bin (the slides' 'if (threadIdx.x < NUMHIST)'), which "
+                 "assumes at least as many threads as bins. Deal the bins out in steps of "
+                 "blockDim.x.",
+                 threads_per_block, bins - 1, threads_per_block, threads_per_block);
+    } else if (any_garbage) {
+        snprintf(out, size, "(not-zeroed): the bins hold more than the image has pixels: "
+                            "the histogram holds garbage on entry, and the counts were added "
+                            "to it. Zero it before counting.");
+    } else if (!any_under && any_over && got[format->guard_value] > expected[format->guard_value] &&
+               got_total - expected_total <= 2 * IMAGE_GUARD_BYTES &&
+               got_total - got[format->guard_value] ==
+                   expected_total - expected[format->guard_value]) {
+        snprintf(out, size,
+                 "(read-past-end): value %u counted %llu more times than the image holds it, and "
+                 "the grader puts pixels of that value around the image: pixels outside it were "
+                 "read, past its end or before its start (a missing bounds check, or a wide load "
+                 "past the end).",
+                 format->guard_value, got_total - expected_total);
+    } else if (format->small && !any_under && any_over && out_of_range > 0 &&
+               got_total - expected_total <= out_of_range) {
+        snprintf(out, size,
+                 "(out-of-range-counted): %llu more counts than pixels of value 0-15: pixels of "
+                 "16 and above were counted in some bin (a value masked or wrapped into 0-15). "
+                 "The contract counts them in no bin.",
+                 got_total - expected_total);
+    } else if (!any_over && any_under) {
+        uint64_t edge = 0;
+        const char *which = NULL;
+        for (uint64_t k = 1; k <= 64 && k <= count && !which; k++) {
+            if (short_by_pixels(format, pixels, 0, k, expected, got))
+                which = "head", edge = k;
+            else if (short_by_pixels(format, pixels, count - k, k, expected, got))
+                which = "tail", edge = k;
+        }
+        if (which)
+            snprintf(out, size,
+                     "(%s-missing): the %s %" PRIu64 " pixels of the image were not counted, the "
+                     "rest were: %s",
+                     which, which[0] == 'h' ? "first" : "last", edge,
+                     which[0] == 'h'
+                         ? "the pixels before the first 16-byte boundary (the head of a wide "
+                           "load), or the first thread's share."
+                         : "the pixels after the last 16-byte boundary (the tail of a wide load), "
+                           "or a bound that stops short of the end.");
+        else
+            snprintf(out, size,
+                     "(lost-updates): %llu counts short, spread over the bins: counts lost. An "
+                     "add on a shared bin that is not atomic, bins committed before every "
+                     "thread of the block has counted (a barrier), or blocks that never commit.",
+                     expected_total - got_total);
+    } else {
+        bool multiplied = got_total > expected_total;
+        unsigned long long factor = 0;
+        for (unsigned int bin = 0; bin < bins && multiplied; bin++) {
+            if (expected[bin] == 0) {
+                multiplied = got[bin] == 0;
+            } else if (got[bin] % expected[bin] != 0) {
+                multiplied = false;
+            } else {
+                unsigned long long this_factor = got[bin] / expected[bin];
+                multiplied = factor == 0 || factor == this_factor;
+                factor = this_factor;
+            }
+        }
+        if (multiplied)
+            snprintf(out, size,
+                     "(multiplied): every bin is %llu times the right count: each pixel counted "
+                     "several times (every thread commits every bin, or the grid's threads "
+                     "overlap).",
+                     factor);
+        else if (got_total == expected_total)
+            snprintf(out, size, "(wrong-bins): the right number of counts, in wrong bins: check "
+                                "the bin index of a pixel.");
+        else
+            snprintf(out, size,
+                     "(unknown): no single mistake explains these bins: compare them with the "
+                     "expected ones above, and try the image in the demo.");
+    }
+}
+
+/* Fails the test, going on to its other images, with the wrong bins and the likely mistake. */
+static void judge_runs(const char *where, const struct pixel_format *format, const void *pixels,
+                       uint64_t count, unsigned int threads_per_block,
+                       const unsigned long long *expected, unsigned long long (*runs)[MAX_BINS],
+                       int run_count)
+{
+    int wrong_run = -1;
+    bool unstable = false;
+    for (int run = 0; run < run_count; run++) {
+        if (wrong_run < 0 && !bins_equal(runs[run], expected, format->bins))
+            wrong_run = run;
+        unstable |= !bins_equal(runs[run], runs[0], format->bins);
+    }
+    if (wrong_run < 0)
+        return;
+    char table[4096] = "", cause[640];
+    size_t used = 0;
+    int rows = 0;
+    used += (size_t)snprintf(table, sizeof table, "  %5s %20s %20s %20s\n", "value", "expected",
+                             "got", "difference");
+    for (unsigned int bin = 0; bin < format->bins && used < sizeof table; bin++) {
+        const unsigned long long *got = runs[wrong_run];
+        if (got[bin] == expected[bin] && format->bins > SMALL_BINS)
+            continue; /* 256 rows would hide the wrong ones */
+        if (rows++ == 24) {
+            used += (size_t)snprintf(table + used, sizeof table - used, "  ... more bins wrong\n");
+            break;
+        }
+        used += (size_t)snprintf(table + used, sizeof table - used, "  %5u %20llu %20llu %+20lld\n",
+                                 bin, expected[bin], got[bin],
+                                 (long long)(got[bin] - expected[bin]));
+    }
+    if (unstable)
+        snprintf(cause, sizeof cause,
+                 "(unstable): the runs on this image disagree: a race. Counts added to a shared "
+                 "bin without an atomic, bins read before every thread has counted, or bins "
+                 "counted into before every thread has zeroed them (a barrier missing).");
+    else
+        diagnose(format, pixels, count, threads_per_block, expected, runs[wrong_run], cause,
+                 sizeof cause);
+    cr_expect_fail("%s: wrong histogram on run %d of %d\n%s  likely cause %s", where,
+                   wrong_run + 1, run_count, table, cause);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Correctness                                                                              */
+/* ---------------------------------------------------------------------------------------- */
+
+/* A function under test, of either part, on the GPU or the CPU. Exactly one is set. */
+struct image_function {
+    small_image_histogram *small;
+    host_small_image_histogram *host_small;
+    byte_image_histogram *bytes;
+};
+
+static void check_host_case(const char *function_name, host_small_image_histogram *function,
+                            const struct image_case *image_case)
+{
+    const struct pixel_format *format = &SMALL_FORMAT;
+    struct grading_options options = grading_options();
+    uint64_t count = 0;
+    uint32_t *pixels = case_pixels(format, image_case, &options, &count);
+    unsigned long long expected[MAX_BINS], results[1][MAX_BINS];
+    cpu_histogram_of(format, pixels, count, expected);
+
+    /* The student's function reads a copy between guard pixels and writes bins between guard
+     * counters, like the GPU's: an index out of range lands in a guard, never in the grader's
+     * own memory. */
+    struct guarded_image image = guarded_image(format, pixels, count, 0);
+    uint8_t *layout = checked_malloc(image.total);
+    memcpy(layout, image.layout, image.total);
+    unsigned long long all[SMALL_BINS + 2 * BIN_GUARD_COUNTERS];
+    poison_bins(all, SMALL_BINS);
+    function((const uint32_t *)(layout + image.lead), count, all + BIN_GUARD_COUNTERS);
+    memcpy(results[0], all + BIN_GUARD_COUNTERS, SMALL_BINS * sizeof *all);
+    bool unchanged = memcmp(layout, image.layout, image.total) == 0;
+    char problem[512], where[512];
+    bool inside = bin_guards_intact(format, all, "histogram", problem, sizeof problem);
+    free(layout);
+    free(image.layout);
+
+    describe_case(where, sizeof where, function_name, image_case, 0, &options, count);
+    if (!inside)
+        cr_expect_fail("%s: %s", where, problem);
+    else if (!unchanged)
+        cr_expect_fail("%s: (image-modified): the image was modified; it is read-only.", where);
+    else
+        judge_runs(where, format, pixels, count, 0, expected, results, 1);
+    free(pixels);
+}
+
+static void call_function(const struct image_function *function, const void *d_pixels,
+                          uint64_t count, unsigned long long *d_bins,
+                          unsigned int threads_per_block)
+{
+    if (function->small)
+        function->small(d_pixels, count, d_bins, threads_per_block);
+    else
+        function->bytes(d_pixels, count, d_bins);
+}
+
+static void check_case(const char *function_name, const struct pixel_format *format,
+                       const struct image_function *function, const struct image_case *image_case)
+{
+    struct grading_options options = grading_options();
+    uint64_t count = 0;
+    void *pixels = case_pixels(format, image_case, &options, &count);
+    unsigned long long expected[MAX_BINS], results[CHECK_RUNS][MAX_BINS];
+    cpu_histogram_of(format, pixels, count, expected);
+    unsigned int threads_per_block = format->small ? image_case->threads_per_block : 0;
+
+    struct guarded_image image = guarded_image(format, pixels, count, image_case->offset);
+    uint8_t *d_layout = NULL;
+    unsigned long long *d_all = NULL;
+    const size_t counters = format->bins + 2 * BIN_GUARD_COUNTERS;
+    unsigned long long all[MAX_BINS + 2 * BIN_GUARD_COUNTERS];
+    CUDA_CHECK(cudaMalloc((void **)&d_layout, image.total));
+    CUDA_CHECK(cudaMemcpy(d_layout, image.layout, image.total, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMalloc((void **)&d_all, counters * sizeof *d_all));
+
+    char problem[512] = "";
+    bool inside = true;
+    for (int run = 0; run < CHECK_RUNS && inside; run++) {
+        poison_bins(all, format->bins);
+        CUDA_CHECK(cudaMemcpy(d_all, all, counters * sizeof *all, cudaMemcpyHostToDevice));
+        call_function(function, d_layout + image.lead, count, d_all + BIN_GUARD_COUNTERS,
+                      threads_per_block);
+        CUDA_CHECK(cudaDeviceSynchronize()); /* a fault inside the kernel surfaces here */
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaMemcpy(all, d_all, counters * sizeof *all, cudaMemcpyDeviceToHost));
+        memcpy(results[run], all + BIN_GUARD_COUNTERS, format->bins * sizeof *all);
+        inside = bin_guards_intact(format, all, "d_histogram", problem, sizeof problem);
+    }
+    uint8_t *after = checked_malloc(image.total);
+    CUDA_CHECK(cudaMemcpy(after, d_layout, image.total, cudaMemcpyDeviceToHost));
+    bool unchanged = memcmp(after, image.layout, image.total) == 0;
+    free(after);
+    free(image.layout);
+    CUDA_CHECK(cudaFree(d_layout));
+    CUDA_CHECK(cudaFree(d_all));
+
+    char where[512];
+    describe_case(where, sizeof where, function_name, image_case, threads_per_block, &options,
+                  count);
+    if (!inside)
+        cr_expect_fail("%s: %s", where, problem);
+    else if (!unchanged)
+        cr_expect_fail("%s: (image-modified): the image, or the guard pixels around it, was "
+                       "modified. The input is read-only: count into the bins, never write to "
+                       "the image.",
+                       where);
+    else
+        judge_runs(where, format, pixels, count, threads_per_block, expected, results,
+                   CHECK_RUNS);
+    free(pixels);
+}
+
+void check_small_image_group(const char *function_name, small_image_histogram *function,
+                             enum image_group group)
+{
+    const struct image_function under_test = {.small = function};
+    for (size_t c = 0; c < sizeof IMAGE_CASES / sizeof IMAGE_CASES[0]; c++)
+        if (IMAGE_CASES[c].group == group)
+            check_case(function_name, &SMALL_FORMAT, &under_test, &IMAGE_CASES[c]);
+}
+
+void check_host_small_image_group(const char *function_name, host_small_image_histogram *function,
+                                  enum image_group group)
+{
+    for (size_t c = 0; c < sizeof IMAGE_CASES / sizeof IMAGE_CASES[0]; c++)
+        if (IMAGE_CASES[c].group == group)
+            check_host_case(function_name, function, &IMAGE_CASES[c]);
+}
+
+void check_byte_image_group(const char *function_name, byte_image_histogram *function,
+                            enum image_group group)
+{
+    const struct image_function under_test = {.bytes = function};
+    for (size_t c = 0; c < sizeof IMAGE_CASES / sizeof IMAGE_CASES[0]; c++)
+        if (IMAGE_CASES[c].group == group)
+            check_case(function_name, &BYTE_FORMAT, &under_test, &IMAGE_CASES[c]);
+}
+
+void check_small_image_input_file(const char *function_name, small_image_histogram *function)
+{
+    const struct image_function under_test = {.small = function};
+    check_case(function_name, &SMALL_FORMAT, &under_test, &INPUT_FILE_CASE);
+}
+
+void check_host_small_image_input_file(const char *function_name,
+                                       host_small_image_histogram *function)
+{
+    check_host_case(function_name, function, &INPUT_FILE_CASE);
+}
+
+void check_byte_image_input_file(const char *function_name, byte_image_histogram *function)
+{
+    const struct image_function under_test = {.bytes = function};
+    check_case(function_name, &BYTE_FORMAT, &under_test, &INPUT_FILE_CASE);
+}
+
+void check_byte_image_past_4gib(const char *function_name, byte_image_histogram *function)
+{
+    /* 2^32 + 1 pixels of one value, then a 256-pixel tail of every value. Past 2^32 a 32-bit
+     * index wraps around and counts the start again; that value's bin needs more than 32 bits,
+     * in a block's counters too if one block counted them all. */
+    const uint8_t value = 7;
+    const uint64_t run = (1ull << 32) + 1, tail = 256, count = run + tail;
+    take_turn_with_gpu_memory();
+    struct gpu_facts gpu = gpu_facts();
+    if (gpu.free_memory_bytes < count + (1ull << 30)) {
+        char reason[160];
+        snprintf(reason, sizeof reason, "the GPU has %zu MiB free; this test needs %" PRIu64 " MiB",
+                 gpu.free_memory_bytes >> 20, (count >> 20) + 1024);
+        record_current_test(TEST_NEEDS_GPU, reason);
+        cr_skip_test("%s", reason);
+    }
+
+    uint8_t tail_pixels[256];
+    for (uint64_t i = 0; i < tail; i++)
+        tail_pixels[i] = (uint8_t)(i * 7 + 3); /* every value once */
+    unsigned long long expected[BYTE_BINS], got[BYTE_BINS];
+    cpu_byte_histogram(tail_pixels, tail, expected);
+    expected[value] += run;
+
+    const uint64_t total = IMAGE_GUARD_BYTES + count + IMAGE_GUARD_BYTES;
+    unsigned long long all[BYTE_BINS + 2 * BIN_GUARD_COUNTERS];
+    uint8_t *d_layout = NULL;
+    unsigned long long *d_all = NULL;
+    CUDA_CHECK(cudaMalloc((void **)&d_layout, total));
+    CUDA_CHECK(cudaMalloc((void **)&d_all, sizeof all));
+    uint8_t *d_pixels = d_layout + IMAGE_GUARD_BYTES;
+    CUDA_CHECK(cudaMemset(d_layout, BYTE_GUARD_VALUE, total));
+    CUDA_CHECK(cudaMemset(d_pixels, value, run));
+    CUDA_CHECK(cudaMemcpy(d_pixels + run, tail_pixels, tail, cudaMemcpyHostToDevice));
+    poison_bins(all, BYTE_BINS);
+    CUDA_CHECK(cudaMemcpy(d_all, all, sizeof all, cudaMemcpyHostToDevice));
+    function(d_pixels, count, d_all + BIN_GUARD_COUNTERS);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaMemcpy(all, d_all, sizeof all, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_layout));
+    CUDA_CHECK(cudaFree(d_all));
+    memcpy(got, all + BIN_GUARD_COUNTERS, sizeof got);
+    char problem[512] = "";
+    cr_assert(bin_guards_intact(&BYTE_FORMAT, all, "d_histogram", problem, sizeof problem),
+              "%s on an image of %" PRIu64 " pixels: %s", function_name, count, problem);
+    if (bins_equal(got, expected, BYTE_BINS))
+        return;
+    /* Only the signs a 32-bit variable leaves are blamed on one; anything else is left to the
+     * smaller images, whose diagnosis sees every pixel. */
+    const unsigned long long wrap = 1ull << 32;
+    unsigned long long got_total = total_of(got, BYTE_BINS);
+    const char *cause =
+        got_total == count - wrap
+            ? "(32-bit-index): a 32-bit size or index: only the first 257 pixels (the count "
+              "modulo 2^32) were counted. Past 2^32 an unsigned int wraps around to 0; pass and "
+              "compute sizes and indices in uint64_t."
+        : got[value] != expected[value] && got[value] % wrap == expected[value] % wrap
+            ? "(32-bit-count): a 32-bit count: the bin of value 7 holds more than 2^32 and came "
+              "back short by a multiple of 2^32. Count in unsigned long long, and bound what one "
+              "block counts in 32-bit shared counters."
+        : got[value] > expected[value]
+            ? "(32-bit-index): a 32-bit index: the start of the image was counted again. Past 2^32 "
+              "an unsigned int wraps around to 0; compute indices and sizes in uint64_t."
+            : "(unknown): not one this test can name; if the smaller images pass, look for a "
+              "32-bit index, size or count (the image is larger than 2^32 pixels).";
+    cr_assert_fail("%s on an image of %" PRIu64 " pixels (2^32 + 1 of value 7, then 256 of every "
+                   "value): wrong histogram: value 7 expected %llu, got %llu\n  likely cause %s",
+                   function_name, count, expected[value], got[value], cause);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Speed                                                                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+/* A timed image is a block of this many pixels repeated on the GPU (common/repeated_text.h). */
+#define TIMING_BLOCK_PIXELS (16ull << 20)
+
+/* One timed input: block (of block_pixels pixels) repeated to pixels. */
+struct timing_input {
+    char name[64];
+    void *block;
+    uint64_t block_pixels, pixels;
+};
+
+/* What every contender's runs on one input share. Between two runs one pixel on the GPU is
+ * replaced, and the expected histogram follows: a submission that remembers an earlier answer
+ * instead of counting gives a wrong one and is caught. */
+struct shared_input {
+    const struct pixel_format *format;
+    struct timing_input *input;
+    uint8_t *d_pixels;
+    unsigned long long expected[MAX_BINS];
+    uint64_t mutation_state;
+};
+
+struct contender_run {
+    const struct image_contender *contender;
+    struct shared_input *shared;
+    unsigned long long *d_bins;
+};
+
+static void run_contender(void *context)
+{
+    struct contender_run *run = context;
+    const struct image_contender *contender = run->contender;
+    uint64_t pixels = run->shared->input->pixels;
+    if (contender->small)
+        contender->small((const uint32_t *)run->shared->d_pixels, pixels, run->d_bins,
+                         contender->threads_per_block);
+    else if (contender->bytes)
+        contender->bytes(run->shared->d_pixels, pixels, run->d_bins);
+    else
+        contender->with_context(contender->context, run->shared->d_pixels, pixels, run->d_bins);
+}
+
+static void replace_one_pixel(struct shared_input *shared)
+{
+    const struct pixel_format *format = shared->format;
+    if (shared->input->pixels == 0)
+        return;
+    uint64_t position = splitmix64(&shared->mutation_state) % shared->input->pixels;
+    uint32_t replacement = (uint32_t)(splitmix64(&shared->mutation_state) % format->bins), old = 0;
+    uint8_t *address = shared->d_pixels + position * format->pixel_bytes;
+    CUDA_CHECK(cudaMemcpy(&old, address, format->pixel_bytes, cudaMemcpyDeviceToHost));
+    if (old < format->bins)
+        shared->expected[old]--;
+    shared->expected[replacement]++;
+    CUDA_CHECK(cudaMemcpy(address, &replacement, format->pixel_bytes, cudaMemcpyHostToDevice));
+}
+
+/* Checks a contender's run, outside its timed region, and sets the stage for the next run. */
+static bool contender_result_is_right(void *context)
+{
+    struct contender_run *run = context;
+    unsigned int bins = run->shared->format->bins;
+    unsigned long long got[MAX_BINS];
+    CUDA_CHECK(cudaMemcpy(got, run->d_bins, bins * sizeof *got, cudaMemcpyDeviceToHost));
+    /* Poison for the next run, so a run that does nothing cannot pass on its predecessor's
+     * work. */
+    CUDA_CHECK(cudaMemset(run->d_bins, POISON_BYTE, bins * sizeof *got));
+    bool right = bins_equal(got, run->shared->expected, bins);
+    replace_one_pixel(run->shared);
+    restore_default_memory_pool();
+    return right;
+}
+
+/* Fills d_pixels[0, pixels) with the block repeated, and expected with its histogram. */
+static void repeat_image(const struct pixel_format *format, const struct timing_input *input,
+                         uint8_t *d_pixels, unsigned long long *expected)
+{
+    repeat_on_device((char *)d_pixels, input->pixels * format->pixel_bytes, input->block,
+                     input->block_pixels * format->pixel_bytes);
+    unsigned long long block[MAX_BINS], rest[MAX_BINS];
+    uint64_t copies = input->block_pixels ? input->pixels / input->block_pixels : 0;
+    uint64_t remainder = input->pixels - copies * input->block_pixels;
+    cpu_histogram_of(format, input->block, input->block_pixels, block);
+    cpu_histogram_of(format, input->block, remainder, rest);
+    for (unsigned int bin = 0; bin < format->bins; bin++)
+        expected[bin] = copies * block[bin] + rest[bin];
+}
+
+/* Times every contender and a device-to-device copy of the input, alternating; returns the
+ * copy's median in ms and each contender's in times_ms. */
+static double time_contenders(const struct pixel_format *format,
+                              const struct image_contender *contenders, int count,
+                              struct timing_input *input, double *times_ms)
+{
+    struct grading_options options = grading_options();
+    struct shared_input shared = {.format = format, .input = input,
+                                  .mutation_state = options.seed ^ 0x5EED};
+    uint64_t bytes = input->pixels * format->pixel_bytes;
+    uint8_t *d_copy = NULL;
+    CUDA_CHECK(cudaMalloc((void **)&shared.d_pixels, bytes ? bytes : 1));
+    CUDA_CHECK(cudaMalloc((void **)&d_copy, bytes ? bytes : 1));
+    repeat_image(format, input, shared.d_pixels, shared.expected);
+
+    struct contender_run *runs = calloc((size_t)count, sizeof *runs);
+    struct timed_variant *variants = calloc((size_t)count + 1, sizeof *variants);
+    cr_assert(runs && variants, "out of host memory");
+    for (int c = 0; c < count; c++) {
+        runs[c] = (struct contender_run){&contenders[c], &shared, NULL};
+        CUDA_CHECK(cudaMalloc((void **)&runs[c].d_bins, format->bins * sizeof *runs[c].d_bins));
+        CUDA_CHECK(cudaMemset(runs[c].d_bins, POISON_BYTE, format->bins * sizeof *runs[c].d_bins));
+        variants[c] = (struct timed_variant){.name = contenders[c].label,
+                                             .run = run_contender,
+                                             .result_is_right = contender_result_is_right,
+                                             .context = &runs[c]};
+    }
+    struct device_copy copy = {(const char *)shared.d_pixels, (char *)d_copy, bytes};
+    variants[count] = (struct timed_variant){.name = "copy", .run = run_device_copy,
+                                             .context = &copy};
+    time_alternating(variants, (size_t)count + 1, options.warmup_runs, options.timed_runs);
+    double copy_ms = variants[count].time_ms;
+    for (int c = 0; c < count; c++) {
+        times_ms[c] = variants[c].time_ms;
+        cr_expect(variants[c].wrong_results == 0,
+                  "%s gave a wrong histogram in %d of its timed runs on %s (seed %" PRIu64 "): "
+                  "the result must be right on every call, not only the first (the grader "
+                  "changes one pixel of the image between runs). Look for state left from an "
+                  "earlier call, a result kept from one, or a race.",
+                  contenders[c].label, variants[c].wrong_results, input->name, options.seed);
+        /* Code that reads the whole image cannot beat the memory: a time well under the copy's
+         * is a result that was not computed, whatever the histogram says. */
+        double percent = percent_of_copy_bandwidth(bytes, times_ms[c], bytes, copy_ms);
+        cr_expect(bytes < (1u << 20) || percent <= MAX_PERCENT_OF_COPY,
+                  "%s read %s at %.0f%% of the bandwidth of a device-to-device copy timed in the "
+                  "same run: faster than the memory allows (at most %d%%). A histogram must read "
+                  "every pixel of the image on every call.",
+                  contenders[c].label, input->name, percent, MAX_PERCENT_OF_COPY);
+        CUDA_CHECK(cudaFree(runs[c].d_bins));
+    }
+    free(runs);
+    free(variants);
+    CUDA_CHECK(cudaFree(shared.d_pixels));
+    CUDA_CHECK(cudaFree(d_copy));
+    return copy_ms;
+}
+
+/* The inputs timed: the student's file alone, or every image kind at the timing size, each a
+ * block repeated. Built one at a time. */
+static int timing_input_count(const struct grading_options *options)
+{
+    return options->input_file ? 1 : IMAGE_KIND_COUNT;
+}
+
+static void make_timing_input(const struct pixel_format *format,
+                              const struct grading_options *options, int index,
+                              struct timing_input *input)
+{
+    uint8_t *bytes = NULL;
+    if (options->input_file) {
+        const char *slash = strrchr(options->input_file, '/');
+        snprintf(input->name, sizeof input->name, "%s", slash ? slash + 1 : options->input_file);
+        bytes = load_or_fail(options->input_file, &input->block_pixels);
+        input->pixels = input->block_pixels;
+    } else {
+        snprintf(input->name, sizeof input->name, "%s", image_kind_name((enum image_kind)index));
+        input->pixels = options->timing_bytes / format->pixel_bytes;
+        input->block_pixels = input->pixels < TIMING_BLOCK_PIXELS ? input->pixels
+                                                                  : TIMING_BLOCK_PIXELS;
+        bytes = checked_malloc(input->block_pixels);
+        generate_bytes((enum image_kind)index, options, bytes, input->block_pixels);
+    }
+    if (!format->small) {
+        input->block = bytes;
+        return;
+    }
+    uint32_t *pixels = checked_malloc(input->block_pixels * sizeof *pixels);
+    widen_to_small_pixels(bytes, input->block_pixels, pixels);
+    free(bytes);
+    input->block = pixels;
+}
+
+static void describe_inputs(const struct pixel_format *format,
+                            const struct grading_options *options, uint64_t input_bytes)
+{
+    if (options->input_file) {
+        printf("  input: %s (%" PRIu64 " bytes%s)\n", options->input_file, input_bytes,
+               format->small ? " as 32-bit pixels, each byte >> 4" : "");
+        int l2_bytes = gpu_facts().l2_cache_bytes;
+        if (input_bytes < (uint64_t)l2_bytes)
+            printf("  note: this image fits in the GPU's L2 cache, so these times measure the "
+                   "cache, not memory; use a file larger than %d MB for figures that hold for "
+                   "big images\n",
+                   l2_bytes >> 20);
+    } else {
+        printf("  inputs: %" PRIu64 " MiB of each kind of image (seed %" PRIu64 ", a block of %llu "
+               "Mi pixels repeated%s); more than the L2 cache holds\n",
+               input_bytes >> 20, options->seed, TIMING_BLOCK_PIXELS >> 20,
+               format->small ? ", 32-bit pixels of the kind's bytes >> 4" : "");
+    }
+}
+
+/* "1234 GB/s (56.7%)": a histogram's rate and its share of the copy's bandwidth. */
+static void format_rate(char *out, size_t size, uint64_t bytes, double ms, double copy_ms)
+{
+    snprintf(out, size, "%.0f GB/s (%.1f%%)", gigabytes_per_second(bytes, ms),
+             percent_of_copy_bandwidth(bytes, ms, bytes, copy_ms));
+}
+
+void report_image_speed(bool small_pixels, const struct image_contender *contenders, int count,
+                        const struct speed_table *tables, int table_count)
+{
+    const struct pixel_format *format = small_pixels ? &SMALL_FORMAT : &BYTE_FORMAT;
+    struct grading_options options = grading_options();
+    struct table printed[4];
+    cr_assert(table_count <= 4, "report_image_speed: at most 4 tables");
+    for (int t = 0; t < table_count; t++) {
+        bool has_reference = tables[t].reference >= 0;
+        const char *headers[] = {"input",
+                                 contenders[tables[t].student].label,
+                                 "rate (% of copy)",
+                                 contenders[tables[t].baseline].label,
+                                 "speedup",
+                                 has_reference ? contenders[tables[t].reference].label : "",
+                                 "reference rate (% of copy)"};
+        table_init(&printed[t], has_reference ? 7 : 5, headers);
+    }
+
+    double *times_ms = calloc((size_t)count, sizeof *times_ms);
+    cr_assert(times_ms, "out of host memory");
+    uint64_t input_bytes = 0;
+    double copy_rate = 0;
+    for (int i = 0; i < timing_input_count(&options); i++) {
+        struct timing_input input;
+        make_timing_input(format, &options, i, &input);
+        input_bytes = input.pixels * format->pixel_bytes;
+        double copy_ms = time_contenders(format, contenders, count, &input, times_ms);
+        copy_rate = gigabytes_per_second(2 * input_bytes, copy_ms);
+        for (int t = 0; t < table_count; t++) {
+            double student = times_ms[tables[t].student], baseline = times_ms[tables[t].baseline];
+            char student_text[32], student_rate[48], baseline_text[32], speedup[32],
+                reference_text[32] = "", reference_rate[48] = "";
+            format_ms(student_text, sizeof student_text, student);
+            format_rate(student_rate, sizeof student_rate, input_bytes, student, copy_ms);
+            format_ms(baseline_text, sizeof baseline_text, baseline);
+            format_speedup(speedup, sizeof speedup, baseline, student);
+            if (tables[t].reference >= 0) {
+                double reference = times_ms[tables[t].reference];
+                if (t == 0) /* the test's main table sets its speed points */
+                    record_performance(input.name, student, reference);
+                format_ms(reference_text, sizeof reference_text, reference);
+                format_rate(reference_rate, sizeof reference_rate, input_bytes, reference,
+                            copy_ms);
+            }
+            const char *cells[] = {input.name, student_text,   student_rate,  baseline_text,
+                                   speedup,    reference_text, reference_rate};
+            table_add_row(&printed[t], cells);
+        }
+        free(input.block);
+    }
+    free(times_ms);
+
+    for (int t = 0; t < table_count; t++) {
+        print_speed_banner(tables[t].title);
+        describe_inputs(format, &options, input_bytes);
+        printf("  rate: bytes of image read per second, and its share of the bandwidth of a "
+               "device-to-device copy timed in the same run (%.0f GB/s read + written on the "
+               "last input): 100%% is as fast as the memory allows\n",
+               copy_rate);
+        table_print(stdout, &printed[t]);
+    }
+    fflush(stdout);
+}
