@@ -18,7 +18,6 @@
 #include "images.h"
 #include "inputs.h"
 #include "compare.h"
-#include "lab9.h"
 #include "reference.h"
 #include "repeated_text.h"
 #include "references.h"

@@ -495,7 +495,7 @@ static bool one_counter(FILE *out, const struct bench_options *options, const st
     double ms[FORMS];
     for (int f = 0; f < FORMS; f++) {
         runs[f] = (struct variant_run){forms[f].launch, NULL, NULL, 0, b->d_results[f], &threads,
-                                       1, b->d_ones, b->d_never};
+                                       1, b->d_ones, b->d_never, 0};
         names[f] = forms[f].name;
     }
     bool right = time_variants("one counter", runs, names, FORMS, options->runs, ms);
@@ -529,7 +529,7 @@ static bool one_counter(FILE *out, const struct bench_options *options, const st
         unsigned long long expected[HISTOGRAM_BINS];
         make_text(kinds[k], options, b->d_text, expected);
         struct variant_run run = {launch_letters_global_atomic, NULL, b->d_text, options->bytes,
-                                  b->d_results[0], expected, HISTOGRAM_BINS, NULL, NULL};
+                                  b->d_results[0], expected, HISTOGRAM_BINS, NULL, NULL, 0};
         const char *name = text_kind_name(kinds[k]);
         double time_ms;
         right &= time_variants("lab 4's kernel", &run, &name, 1, options->runs, &time_ms);
@@ -582,7 +582,7 @@ static bool partitioning_table(FILE *out, const struct bench_options *options, c
     double ms[ROWS];
     for (int r = 0; r < ROWS; r++) {
         runs[r] = (struct variant_run){rows[r].launch, rows[r].kernel, b->d_text, options->bytes,
-                                       b->d_results[r], expected, HISTOGRAM_BINS, NULL, NULL};
+                                       b->d_results[r], expected, HISTOGRAM_BINS, NULL, NULL, 0};
         names[r] = rows[r].partitioning;
     }
     bool right = time_variants("partitioning", runs, names, ROWS, options->runs, ms);
@@ -694,7 +694,7 @@ static bool littles_law_table(FILE *out, const struct bench_options *options, co
     double ms[ROWS];
     for (int r = 0; r < ROWS; r++) {
         runs[r] = (struct variant_run){launch_on_full_gpu, rows[r].kernel, b->d_text, options->bytes,
-                                       b->d_results[r], NULL, 1, NULL, NULL};
+                                       b->d_results[r], NULL, 1, NULL, NULL, 0};
         names[r] = rows[r].load;
     }
     bool right = time_variants("reads", runs, names, ROWS, options->runs, ms);
@@ -770,7 +770,7 @@ static bool aggregation_table(FILE *out, const struct bench_options *options, co
         for (int v = 0; v < VARIANTS; v++) {
             runs[v] = (struct variant_run){launch_on_full_gpu, variants[v].kernel, b->d_text,
                                            options->bytes, b->d_results[v], expected,
-                                           HISTOGRAM_BINS, NULL, NULL};
+                                           HISTOGRAM_BINS, NULL, NULL, 0};
             names[v] = variants[v].partitioning;
         }
         right &= time_variants(text_kind_name(kinds[k]), runs, names, VARIANTS, options->runs,
@@ -875,13 +875,15 @@ static bool image_table(FILE *out, const struct bench_options *options, const st
             runs[r] = (struct variant_run){launch_image_kernel, rows[r].kernel, b->d_text,
                                            options->bytes, b->d_results[r], expected,
                                            PIXEL_VALUES, NULL, NULL, rows[r].shared_bytes};
-            variants[r] = (struct timed_variant){.name = rows[r].bins, .run = run_variant,
-                                                 .result_is_right = variant_result_is_right,
-                                                 .context = &runs[r]};
+            variants[r].name = rows[r].bins;
+            variants[r].run = run_variant;
+            variants[r].result_is_right = variant_result_is_right;
+            variants[r].context = &runs[r];
         }
         struct device_copy copy = {b->d_text, b->d_copy, options->bytes};
-        variants[ROWS] = (struct timed_variant){.name = "copy", .run = run_device_copy,
-                                                .context = &copy};
+        variants[ROWS].name = "copy";
+        variants[ROWS].run = run_device_copy;
+        variants[ROWS].context = &copy;
         time_alternating(variants, ROWS + 1, 1, options->runs);
         for (int r = 0; r < ROWS; r++) {
             percent[k][r] = percent_of_copy_bandwidth(options->bytes, variants[r].time_ms,

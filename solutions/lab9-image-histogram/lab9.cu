@@ -149,37 +149,82 @@ void lab9_histogram256_private(const uint8_t *d_pixels, uint64_t pixels,
     CUDA_CHECK_LAUNCH();
 }
 
-/* lead replaces: the fast kernel */
-// For now the private kernel reading 16 bytes a load. 16-byte loads need 16-byte aligned
-// addresses: the pixels before the first boundary (head) and after the last (tail), fewer
-// than 16 each, are counted one by one, thread t of the grid taking pixel t of each.
-__global__ void histogram256_kernel(const uint8_t *pixels, uint64_t count,
-                                    unsigned long long *histogram)
+// As fast as the memory allows. In the private kernel a warp's 32 increments go to 32 bins of
+// 256: on noise or a photograph, several of them fall in one of shared memory's 32 banks at
+// different words, and the bank serves them one after the other. Here each lane of a warp
+// counts in a column of counters of its own, a column a bank (counters[copy][bin][lane]): the
+// 32 lanes of a warp never meet in a bank, whatever the pixels.
+static const unsigned int lanes = 32;
+// A column is 256 counters, a copy 256 x 32 counters (32 KB). The block's 32 warps share
+// counter_copies copies, eight warps a copy, through atomics: warps are not in step, so they
+// seldom add to one counter at the same moment.
+static const unsigned int counter_copies = 4;
+static const unsigned int fast_threads_per_block = 1024;
+static const unsigned int counters_per_copy = BYTE_HISTOGRAM_BINS * lanes;
+// Each thread loads this many 16-byte words before it counts any: a multiprocessor needs about
+// 10 KB of loads on their way to keep the memory busy (Little's law, lab 6), and one block of
+// 1024 threads with 2 loads each has 32 KB.
+static const int loads_in_flight = 2;
+// A counter counts what its lane of eight warps sees: at most this many 16-byte words a thread
+// (2^24 x 16 x 8 = 2^31) keeps every counter below 2^32.
+static const uint64_t max_words_per_thread = 1ull << 24;
+
+__device__ void count_pixels_of(unsigned int *column, unsigned int four_pixels)
 {
-    __shared__ unsigned int block_bins[BYTE_HISTOGRAM_BINS];
-    zero_block_bins(block_bins);
+    for (int byte = 0; byte < 4; byte++)
+        atomicAdd(&column[((four_pixels >> (8 * byte)) & 0xFF) * lanes], 1u);
+}
 
-    const uint64_t thread = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
-    uint64_t head = (16 - (uintptr_t)pixels % 16) % 16;
-    if (head > count)
-        head = count;
-    const uint4 *vectors = (const uint4 *)(pixels + head);
-    const uint64_t vector_count = (count - head) / 16;
-    const uint64_t tail = head + vector_count * 16;
-    if (thread < head)
-        atomicAdd(&block_bins[pixels[thread]], 1u);
-    if (tail + thread < count)
-        atomicAdd(&block_bins[pixels[tail + thread]], 1u);
+__device__ void count_word(unsigned int *column, uint4 word)
+{
+    count_pixels_of(column, word.x);
+    count_pixels_of(column, word.y);
+    count_pixels_of(column, word.z);
+    count_pixels_of(column, word.w);
+}
 
-    for (uint64_t v = thread; v < vector_count; v += threads) {
-        uint4 vector = vectors[v];
-        const unsigned int words[4] = {vector.x, vector.y, vector.z, vector.w};
-        for (int w = 0; w < 4; w++)
-            for (int byte = 0; byte < 4; byte++)
-                atomicAdd(&block_bins[(words[w] >> (8 * byte)) & 0xFF], 1u);
+// The image is a head of head_count pixels before the first 16-byte boundary, word_count
+// 16-byte words, and a tail of tail_count pixels after them (head and tail: fewer than 16).
+__global__ void __launch_bounds__(fast_threads_per_block, 1)
+    histogram256_lane_columns(const uint8_t *head, unsigned int head_count, const uint4 *words,
+                              uint64_t word_count, const uint8_t *tail, unsigned int tail_count,
+                              unsigned long long *histogram)
+{
+    extern __shared__ unsigned int counters[]; // [counter_copies][BYTE_HISTOGRAM_BINS][lanes]
+    for (unsigned int c = threadIdx.x; c < counter_copies * counters_per_copy; c += blockDim.x)
+        counters[c] = 0;
+    __syncthreads(); // every counter is zero before anyone counts
+
+    const unsigned int lane = threadIdx.x % lanes, warp = threadIdx.x / lanes;
+    unsigned int *column = counters + (warp % counter_copies) * counters_per_copy + lane;
+    if (blockIdx.x == 0 && threadIdx.x < head_count)
+        atomicAdd(&column[head[threadIdx.x] * lanes], 1u);
+    if (blockIdx.x == 0 && threadIdx.x < tail_count)
+        atomicAdd(&column[tail[threadIdx.x] * lanes], 1u);
+
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i + (loads_in_flight - 1) * stride < word_count; i += loads_in_flight * stride) {
+        uint4 loaded[loads_in_flight];
+        for (int l = 0; l < loads_in_flight; l++)
+            loaded[l] = words[i + l * stride];
+        for (int l = 0; l < loads_in_flight; l++)
+            count_word(column, loaded[l]);
     }
-    commit_block_bins(block_bins, histogram);
+    for (; i < word_count; i += stride)
+        count_word(column, words[i]);
+    __syncthreads(); // everyone has counted before the counters are summed
+
+    // Thread b sums bin b over every copy and lane. It starts each row at lane b, so that the
+    // 32 threads of a warp read 32 different banks.
+    for (unsigned int bin = threadIdx.x; bin < BYTE_HISTOGRAM_BINS; bin += blockDim.x) {
+        unsigned int count = 0;
+        for (unsigned int copy = 0; copy < counter_copies; copy++)
+            for (unsigned int l = 0; l < lanes; l++)
+                count += counters[copy * counters_per_copy + bin * lanes + (bin + l) % lanes];
+        if (count > 0)
+            atomicAdd(&histogram[bin], (unsigned long long)count);
+    }
 }
 
 void lab9_histogram256(const uint8_t *d_pixels, uint64_t pixels, unsigned long long *d_histogram)
@@ -187,7 +232,26 @@ void lab9_histogram256(const uint8_t *d_pixels, uint64_t pixels, unsigned long l
     CUDA_CHECK(cudaMemset(d_histogram, 0, BYTE_HISTOGRAM_BINS * sizeof *d_histogram));
     if (pixels == 0)
         return;
-    histogram256_kernel<<<coarsened_blocks_for(pixels), threads_per_block>>>(d_pixels, pixels,
-                                                                             d_histogram);
+    uint64_t head_count = (16 - (uintptr_t)d_pixels % 16) % 16;
+    if (head_count > pixels)
+        head_count = pixels;
+    const uint64_t word_count = (pixels - head_count) / 16;
+    const uint64_t tail_start = head_count + word_count * 16;
+
+    const size_t shared_bytes = counter_copies * counters_per_copy * sizeof(unsigned int);
+    CUDA_CHECK(cudaFuncSetAttribute(histogram256_lane_columns,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes));
+    // One block a multiprocessor (two would need more shared memory than it has); more only
+    // where a thread would otherwise count more words than its counters can hold.
+    int device = 0, multiprocessors = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    const uint64_t words_per_block = fast_threads_per_block * max_words_per_thread;
+    uint64_t blocks = (word_count + words_per_block - 1) / words_per_block;
+    if (blocks < (uint64_t)multiprocessors)
+        blocks = (uint64_t)multiprocessors;
+    histogram256_lane_columns<<<(unsigned int)blocks, fast_threads_per_block, shared_bytes>>>(
+        d_pixels, (unsigned int)head_count, (const uint4 *)(d_pixels + head_count), word_count,
+        d_pixels + tail_start, (unsigned int)(pixels - tail_start), d_histogram);
     CUDA_CHECK_LAUNCH();
 }

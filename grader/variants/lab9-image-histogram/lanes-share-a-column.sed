@@ -1,0 +1,6 @@
+# Every lane of a warp counts in lane 0's column, with plain (not atomic) adds read and written
+# by the 32 lanes at once: the columns are what keeps the lanes apart, and without them the
+# lanes' increments to one counter overwrite each other.
+# expect: wrong histogram
+s|^    unsigned int \*column = counters + (warp % counter_copies) \* counters_per_copy + lane;$|    unsigned int *column = counters + (warp % counter_copies) * counters_per_copy;|
+s|^        atomicAdd(&column\[((four_pixels >> (8 \* byte)) & 0xFF) \* lanes\], 1u);$|        column[((four_pixels >> (8 * byte)) \& 0xFF) * lanes] += 1;|
