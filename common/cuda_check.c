@@ -20,7 +20,7 @@ static const char *cuda_error_hint(cudaError_t error, const char *call)
     case cudaErrorIllegalAddress:
     case cudaErrorInvalidAddressSpace:
         return "a kernel read or wrote outside its buffers: check the bounds test (i < length) "
-               "and that every index into the histogram is between 0 and 6";
+               "and that every index into the histogram is one of its bins (0 to bins - 1)";
     case cudaErrorInvalidConfiguration:
         return LAUNCH_HINT;
     case cudaErrorLaunchTimeout:
