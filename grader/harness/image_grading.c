@@ -394,10 +394,9 @@ static void diagnose(const struct pixel_format *format, const void *pixels, uint
                got_total - got[format->guard_value] ==
                    expected_total - expected[format->guard_value]) {
         snprintf(out, size,
-                 "(read-past-end): value %u counted %llu more times than the image holds it, and "
-                 "the grader puts pixels of that value around the image: pixels outside it were "
-                 "read, past its end or before its start (a missing bounds check, or a wide load "
-                 "past the end).",
+                 "(read-past-end): the bin of value %u is %llu too high, and the grader puts "
+                 "pixels of that value around the image: pixels outside it were read, past its "
+                 "end or before its start (a missing bounds check, or a wide load past the end).",
                  format->guard_value, got_total - expected_total);
     } else if (format->small && !any_under && any_over && out_of_range > 0 &&
                got_total - expected_total <= out_of_range) {

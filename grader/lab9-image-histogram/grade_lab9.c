@@ -67,32 +67,6 @@ GRADED_TEST(speed, private_against_reference, .init = require_gpu_and_timing,
     report_image_speed(false, contenders, 2, tables, 1);
 }
 
-/* STUB until common/cub_histogram.{h,cu} has CUB's 256-bin byte histogram (the lead adds it,
- * in the shape of cub_histogram_*): delete this block then. Weak, so that the real definitions
- * win at link time as soon as they exist; until then the speed test says what is missing. */
-struct cub_byte_histogram;
-struct cub_byte_histogram *cub_byte_histogram_create(uint64_t max_pixels);
-void cub_byte_histogram_destroy(struct cub_byte_histogram *cub);
-void cub_byte_histogram_run(struct cub_byte_histogram *cub, const uint8_t *d_pixels,
-                            uint64_t pixels, unsigned long long *d_histogram);
-__attribute__((weak)) struct cub_byte_histogram *cub_byte_histogram_create(uint64_t max_pixels)
-{
-    (void)max_pixels;
-    cr_assert_fail("grader defect: CUB's 256-bin histogram (cub_byte_histogram_create, "
-                   "common/cub_histogram.cu) is not in this build");
-    return NULL;
-}
-__attribute__((weak)) void cub_byte_histogram_destroy(struct cub_byte_histogram *cub)
-{
-    (void)cub;
-}
-__attribute__((weak)) void cub_byte_histogram_run(struct cub_byte_histogram *cub,
-                                                  const uint8_t *d_pixels, uint64_t pixels,
-                                                  unsigned long long *d_histogram)
-{
-    (void)cub, (void)d_pixels, (void)pixels, (void)d_histogram;
-}
-
 static void run_cub(void *cub, const uint8_t *d_pixels, uint64_t pixels,
                     unsigned long long *d_histogram)
 {
