@@ -328,8 +328,9 @@ build/generated/reference/%.h: labs/%/*.h
 	    sed 's/.*/__typeof__(&) reference_&;/'; } > $@
 
 # references.h for a grader (or the bench): the declarations of the references it links.
+# The Makefile is a prerequisite: the list of references lives in it and in the manifests.
 define REFERENCES_HEADER
-build/generated/$(1)/references.h: $(2:%=build/generated/reference/%.h)
+build/generated/$(1)/references.h: $(2:%=build/generated/reference/%.h) Makefile $(wildcard grader/$(1)/lab.conf)
 	@mkdir -p $$(@D)
 	{ echo '/* Made by the Makefile: the references this program links. */'; \
 	  $(foreach reference,$(2),echo '#include "../reference/$(reference).h"';) } > $$@

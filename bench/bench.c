@@ -15,6 +15,7 @@
 #include "cuda_check.h"
 #include "device.h"
 #include "histogram.h"
+#include "image_reference.h"
 #include "images.h"
 #include "inputs.h"
 #include "compare.h"
@@ -250,7 +251,7 @@ static void make_image_input(enum image_kind kind, const struct bench_options *o
     uint8_t *block = checked_malloc(block_pixels);
     generate_image(kind, options->seed, photo, photo_pixels, block, block_pixels);
     repeat_on_device(d_pixels, options->bytes, (const char *)block, block_pixels);
-    pixel_value_histogram_of_repeated(block, block_pixels, options->bytes, expected);
+    cpu_byte_histogram_of_repeated(block, block_pixels, options->bytes, expected);
     free(block);
 }
 

@@ -12,6 +12,7 @@
 #include "cuda_check.h"
 #include "device.h"
 #include "histogram.h"
+#include "image_reference.h"
 #include "images.h"
 #include "inputs.h"
 #include "compare.h"
@@ -865,7 +866,7 @@ static bool image_table(FILE *out, const struct bench_options *options, const st
                        block_pixels);
         repeat_on_device(b->d_text, options->bytes, (const char *)block, block_pixels);
         unsigned long long expected[PIXEL_VALUES];
-        pixel_value_histogram_of_repeated(block, block_pixels, options->bytes, expected);
+        cpu_byte_histogram_of_repeated(block, block_pixels, options->bytes, expected);
         free(block);
 
         struct variant_run runs[ROWS];

@@ -2,6 +2,7 @@
 
 #include "images.h"
 #include "inputs.h"
+#include "repeated_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,4 +61,13 @@ int load_image_input(const char *path, uint8_t **pixels, uint64_t *count, char *
         return -1;
     *count = (uint64_t)width * height;
     return 0;
+}
+
+void cpu_byte_histogram_of_repeated(const uint8_t *block, uint64_t block_pixels, uint64_t count,
+                                    unsigned long long histogram[256])
+{
+    unsigned long long whole[256], part[256];
+    cpu_byte_histogram(block, block_pixels, whole);
+    cpu_byte_histogram(block, block_pixels ? count % block_pixels : 0, part);
+    histogram_of_repetition(block_pixels, count, 256, whole, part, histogram);
 }

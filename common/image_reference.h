@@ -27,6 +27,11 @@ void cpu_small_histogram(const uint32_t *pixels, uint64_t count, unsigned int bi
 /* The count of each of the 256 byte values among pixels[0, count). */
 void cpu_byte_histogram(const uint8_t *pixels, uint64_t count, unsigned long long histogram[256]);
 
+/* The same for block[0, block_pixels) repeated to count pixels, the last copy cut (the image
+ * repeat_on_device makes, common/repeated_text.h), from the block's. */
+void cpu_byte_histogram_of_repeated(const uint8_t *block, uint64_t block_pixels, uint64_t count,
+                                    unsigned long long histogram[256]);
+
 /* Part A's pixels made from 8-bit ones: value >> 4, so a photograph's 256 levels fall in 16
  * bins. */
 void widen_to_small_pixels(const uint8_t *bytes, uint64_t count, uint32_t *pixels);

@@ -126,25 +126,3 @@ int load_pgm(const char *path, uint8_t **pixels, uint32_t *width, uint32_t *heig
     *height = h;
     return 0;
 }
-
-void pixel_value_histogram(const uint8_t *pixels, uint64_t count,
-                           unsigned long long histogram[PIXEL_VALUES])
-{
-    memset(histogram, 0, PIXEL_VALUES * sizeof *histogram);
-    for (uint64_t i = 0; i < count; i++)
-        histogram[pixels[i]]++;
-}
-
-void pixel_value_histogram_of_repeated(const uint8_t *block, uint64_t block_pixels,
-                                       uint64_t count, unsigned long long histogram[PIXEL_VALUES])
-{
-    if (block_pixels == 0 || count == 0) {
-        pixel_value_histogram(block, 0, histogram);
-        return;
-    }
-    unsigned long long whole[PIXEL_VALUES], part[PIXEL_VALUES];
-    pixel_value_histogram(block, block_pixels, whole);
-    pixel_value_histogram(block, count % block_pixels, part);
-    for (int value = 0; value < PIXEL_VALUES; value++)
-        histogram[value] = whole[value] * (count / block_pixels) + part[value];
-}

@@ -39,15 +39,6 @@ void generate_image(enum image_kind kind, uint64_t seed, const uint8_t *photo,
 int load_pgm(const char *path, uint8_t **pixels, uint32_t *width, uint32_t *height, char *error,
              size_t error_size);
 
-/* The histogram of pixels[0, count), one bin a value, on the CPU. */
-void pixel_value_histogram(const uint8_t *pixels, uint64_t count,
-                           unsigned long long histogram[PIXEL_VALUES]);
-
-/* The histogram of block[0, block_pixels) repeated to count pixels, the last copy cut (the image
- * repeat_on_device makes, common/repeated_text.h), from the block's. */
-void pixel_value_histogram_of_repeated(const uint8_t *block, uint64_t block_pixels,
-                                       uint64_t count, unsigned long long histogram[PIXEL_VALUES]);
-
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,13 @@ void histogram_of_repeated(const char *block, uint64_t block_length, uint64_t le
     unsigned long long whole[HISTOGRAM_BINS], part[HISTOGRAM_BINS];
     cpu_histogram(block, block_length, whole);
     cpu_histogram(block, length % block_length, part);
-    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
-        histogram[bin] = whole[bin] * (length / block_length) + part[bin];
+    histogram_of_repetition(block_length, length, HISTOGRAM_BINS, whole, part, histogram);
+}
+
+void histogram_of_repetition(uint64_t block_length, uint64_t length, int bins,
+                             const unsigned long long *whole, const unsigned long long *part,
+                             unsigned long long *histogram)
+{
+    for (int bin = 0; bin < bins; bin++)
+        histogram[bin] = block_length ? whole[bin] * (length / block_length) + part[bin] : 0;
 }

@@ -19,6 +19,13 @@ extern "C" {
  * block_length must not be 0 unless length is. */
 void repeat_on_device(char *d_text, uint64_t length, const char *block, uint64_t block_length);
 
+/* The histogram of a block repeated to length units (bytes, pixels), the last copy cut, from
+ * two histograms of `bins` bins: whole, of the block, and part, of its first
+ * length % block_length units. */
+void histogram_of_repetition(uint64_t block_length, uint64_t length, int bins,
+                             const unsigned long long *whole, const unsigned long long *part,
+                             unsigned long long *histogram);
+
 /* The histogram of that repeated text, from the block's (cpu_histogram, common/reference.h). */
 void histogram_of_repeated(const char *block, uint64_t block_length, uint64_t length,
                            unsigned long long histogram[HISTOGRAM_BINS]);

@@ -8,6 +8,7 @@
 #include "reference.h"
 #include "repeated_text.h"
 #include "report.h"
+#include "speed_tables.h"
 #include "timing.h"
 
 #include <criterion/criterion.h>
@@ -599,30 +600,16 @@ static void describe_inputs(const struct grading_options *options, uint64_t inpu
     }
 }
 
-/* "1234 GB/s (56.7%)": a histogram's rate and its share of the copy's bandwidth. */
-static void format_rate(char *out, size_t size, uint64_t bytes, double ms, double copy_ms)
-{
-    snprintf(out, size, "%.0f GB/s (%.1f%%)", gigabytes_per_second(bytes, ms),
-             percent_of_copy_bandwidth(bytes, ms, bytes, copy_ms));
-}
-
 void report_histogram_speed(const struct contender *contenders, int count,
                             const struct speed_table *tables, int table_count)
 {
     struct grading_options options = grading_options();
-    struct table printed[4];
-    cr_assert(table_count <= 4, "report_histogram_speed: at most 4 tables");
-    for (int t = 0; t < table_count; t++) {
-        bool has_reference = tables[t].reference >= 0;
-        const char *headers[] = {"input",
-                                 contenders[tables[t].student].label,
-                                 "rate (% of copy)",
-                                 contenders[tables[t].baseline].label,
-                                 "speedup",
-                                 has_reference ? contenders[tables[t].reference].label : "",
-                                 "reference rate (% of copy)"};
-        table_init(&printed[t], has_reference ? 7 : 5, headers);
-    }
+    const char *labels[MAX_SPEED_CONTENDERS];
+    cr_assert(count <= MAX_SPEED_CONTENDERS, "report_histogram_speed: at most %d contenders", MAX_SPEED_CONTENDERS);
+    for (int c = 0; c < count; c++)
+        labels[c] = contenders[c].label;
+    struct speed_tables speed;
+    speed_tables_init(&speed, tables, table_count, labels);
 
     double *times_ms = calloc((size_t)count, sizeof *times_ms);
     cr_assert(times_ms, "out of host memory");
@@ -635,26 +622,7 @@ void report_histogram_speed(const struct contender *contenders, int count,
         input_length = input.length;
         time_contenders(contenders, count, &input, &times);
         copy_rate = gigabytes_per_second(2 * input.length, times.copy_ms);
-        for (int t = 0; t < table_count; t++) {
-            double student = times_ms[tables[t].student], baseline = times_ms[tables[t].baseline];
-            char student_text[32], student_rate[48], baseline_text[32], speedup[32],
-                reference_text[32] = "", reference_rate[48] = "";
-            format_ms(student_text, sizeof student_text, student);
-            format_rate(student_rate, sizeof student_rate, input.length, student, times.copy_ms);
-            format_ms(baseline_text, sizeof baseline_text, baseline);
-            format_speedup(speedup, sizeof speedup, baseline, student);
-            if (tables[t].reference >= 0) {
-                double reference = times_ms[tables[t].reference];
-                if (t == 0) /* the lab's main table sets its speed points */
-                    record_performance(input.name, student, reference);
-                format_ms(reference_text, sizeof reference_text, reference);
-                format_rate(reference_rate, sizeof reference_rate, input.length, reference,
-                            times.copy_ms);
-            }
-            const char *cells[] = {input.name,   student_text, student_rate,  baseline_text,
-                                   speedup,      reference_text, reference_rate};
-            table_add_row(&printed[t], cells);
-        }
+        speed_tables_add_input(&speed, input.name, times_ms, input.length, times.copy_ms);
         free(input.block);
     }
     free(times_ms);
@@ -662,10 +630,7 @@ void report_histogram_speed(const struct contender *contenders, int count,
     for (int t = 0; t < table_count; t++) {
         print_speed_banner(tables[t].title);
         describe_inputs(&options, input_length);
-        printf("  rate: bytes of text read per second, and its share of the bandwidth of a "
-               "device-to-device copy timed in the same run (%.0f GB/s read + written on the "
-               "last input): 100%% is as fast as the memory allows\n",
-               copy_rate);
+        print_rate_legend("text", copy_rate);
         if (contenders[tables[t].baseline].on_host)
             printf("  CPU time: the fastest of its timed runs on at most the input's first %llu MiB, "
                    "scaled to the input's length (the CPU's time grows with the length alone), "
@@ -674,7 +639,7 @@ void report_histogram_speed(const struct contender *contenders, int count,
                    "CPU repeats less well than the GPU times. Speed points compare you with the "
                    "reference on the GPU.\n",
                    CPU_SAMPLE_BYTES >> 20);
-        table_print(stdout, &printed[t]);
+        table_print(stdout, &speed.printed[t]);
     }
     fflush(stdout);
 }

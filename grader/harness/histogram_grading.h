@@ -5,6 +5,7 @@
 
 #include "histogram.h"
 #include "inputs.h"
+#include "speed_tables.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -81,13 +82,6 @@ struct contender {
     void (*with_context)(void *, const char *, uint64_t, unsigned long long *);
     void *context;
     void (*on_host)(const char *, uint64_t, unsigned long long *);
-};
-
-/* A table of per-input rows comparing contenders[student] with contenders[baseline] and
- * contenders[reference] (-1: no reference column). */
-struct speed_table {
-    const char *title;
-    int student, baseline, reference;
 };
 
 /* Times every contender on every timing input (each distribution, the shipped text repeated,

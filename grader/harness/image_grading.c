@@ -8,6 +8,7 @@
 #include "inputs.h"
 #include "repeated_text.h"
 #include "report.h"
+#include "speed_tables.h"
 #include "timing.h"
 
 #include <criterion/criterion.h>
@@ -815,12 +816,11 @@ static void repeat_image(const struct pixel_format *format, const struct timing_
     repeat_on_device((char *)d_pixels, input->pixels * format->pixel_bytes, input->block,
                      input->block_pixels * format->pixel_bytes);
     unsigned long long block[MAX_BINS], rest[MAX_BINS];
-    uint64_t copies = input->block_pixels ? input->pixels / input->block_pixels : 0;
-    uint64_t remainder = input->pixels - copies * input->block_pixels;
+    uint64_t remainder = input->block_pixels ? input->pixels % input->block_pixels : 0;
     cpu_histogram_of(format, input->block, input->block_pixels, block);
     cpu_histogram_of(format, input->block, remainder, rest);
-    for (unsigned int bin = 0; bin < format->bins; bin++)
-        expected[bin] = copies * block[bin] + rest[bin];
+    histogram_of_repetition(input->block_pixels, input->pixels, (int)format->bins, block, rest,
+                            expected);
 }
 
 /* Times every contender and a device-to-device copy of the input, alternating; returns the
@@ -935,31 +935,18 @@ static void describe_inputs(const struct pixel_format *format,
     }
 }
 
-/* "1234 GB/s (56.7%)": a histogram's rate and its share of the copy's bandwidth. */
-static void format_rate(char *out, size_t size, uint64_t bytes, double ms, double copy_ms)
-{
-    snprintf(out, size, "%.0f GB/s (%.1f%%)", gigabytes_per_second(bytes, ms),
-             percent_of_copy_bandwidth(bytes, ms, bytes, copy_ms));
-}
-
 void report_image_speed(bool small_pixels, const struct image_contender *contenders, int count,
                         const struct speed_table *tables, int table_count)
 {
     const struct pixel_format *format = small_pixels ? &SMALL_FORMAT : &BYTE_FORMAT;
     struct grading_options options = grading_options();
-    struct table printed[4];
-    cr_assert(table_count <= 4, "report_image_speed: at most 4 tables");
-    for (int t = 0; t < table_count; t++) {
-        bool has_reference = tables[t].reference >= 0;
-        const char *headers[] = {"input",
-                                 contenders[tables[t].student].label,
-                                 "rate (% of copy)",
-                                 contenders[tables[t].baseline].label,
-                                 "speedup",
-                                 has_reference ? contenders[tables[t].reference].label : "",
-                                 "reference rate (% of copy)"};
-        table_init(&printed[t], has_reference ? 7 : 5, headers);
-    }
+    const char *labels[MAX_SPEED_CONTENDERS];
+    cr_assert(count <= MAX_SPEED_CONTENDERS, "report_image_speed: at most %d contenders",
+              MAX_SPEED_CONTENDERS);
+    for (int c = 0; c < count; c++)
+        labels[c] = contenders[c].label;
+    struct speed_tables speed;
+    speed_tables_init(&speed, tables, table_count, labels);
 
     double *times_ms = calloc((size_t)count, sizeof *times_ms);
     cr_assert(times_ms, "out of host memory");
@@ -971,26 +958,7 @@ void report_image_speed(bool small_pixels, const struct image_contender *contend
         input_bytes = input.pixels * format->pixel_bytes;
         double copy_ms = time_contenders(format, contenders, count, &input, times_ms);
         copy_rate = gigabytes_per_second(2 * input_bytes, copy_ms);
-        for (int t = 0; t < table_count; t++) {
-            double student = times_ms[tables[t].student], baseline = times_ms[tables[t].baseline];
-            char student_text[32], student_rate[48], baseline_text[32], speedup[32],
-                reference_text[32] = "", reference_rate[48] = "";
-            format_ms(student_text, sizeof student_text, student);
-            format_rate(student_rate, sizeof student_rate, input_bytes, student, copy_ms);
-            format_ms(baseline_text, sizeof baseline_text, baseline);
-            format_speedup(speedup, sizeof speedup, baseline, student);
-            if (tables[t].reference >= 0) {
-                double reference = times_ms[tables[t].reference];
-                if (t == 0) /* the test's main table sets its speed points */
-                    record_performance(input.name, student, reference);
-                format_ms(reference_text, sizeof reference_text, reference);
-                format_rate(reference_rate, sizeof reference_rate, input_bytes, reference,
-                            copy_ms);
-            }
-            const char *cells[] = {input.name, student_text,   student_rate,  baseline_text,
-                                   speedup,    reference_text, reference_rate};
-            table_add_row(&printed[t], cells);
-        }
+        speed_tables_add_input(&speed, input.name, times_ms, input_bytes, copy_ms);
         free(input.block);
     }
     free(times_ms);
@@ -998,11 +966,8 @@ void report_image_speed(bool small_pixels, const struct image_contender *contend
     for (int t = 0; t < table_count; t++) {
         print_speed_banner(tables[t].title);
         describe_inputs(format, &options, input_bytes);
-        printf("  rate: bytes of image read per second, and its share of the bandwidth of a "
-               "device-to-device copy timed in the same run (%.0f GB/s read + written on the "
-               "last input): 100%% is as fast as the memory allows\n",
-               copy_rate);
-        table_print(stdout, &printed[t]);
+        print_rate_legend("image", copy_rate);
+        table_print(stdout, &speed.printed[t]);
     }
     fflush(stdout);
 }

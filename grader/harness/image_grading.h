@@ -5,7 +5,7 @@
 #ifndef GRADER_IMAGE_GRADING_H
 #define GRADER_IMAGE_GRADING_H
 
-#include "histogram_grading.h" /* struct speed_table */
+#include "speed_tables.h"
 #include "image_reference.h"
 
 #include <stdbool.h>
