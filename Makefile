@@ -69,6 +69,9 @@ NVCCFLAGS := $(NVCC_COMMON_FLAGS) $(GENCODE)
 VARIANT_NVCCFLAGS := $(if $(VARIANTS_FOR_EVERY_ARCH),$(NVCCFLAGS),$(NVCC_COMMON_FLAGS) \
                      -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=sm_$(lastword $(CUDA_ARCH)))
 LDFLAGS := $(CRITERION_LDFLAGS)
+# Programs with the harness see every kernel launch of their process: nvcc's launch call goes
+# through grader/harness/technique.c first, which notes the kernels a technique check runs.
+GRADER_LDFLAGS := $(LDFLAGS) -Xlinker --wrap=__cudaLaunchKernel -Xlinker --wrap=__cudaLaunchKernel_ptsz
 
 COMMON := cuda_check timing inputs reference repeated_text compare report device counting histogram_demo \
           bandwidth cub_histogram l2_cache images image_reference image_demo
@@ -207,7 +210,7 @@ bench-grade:
 
 build/unit/unit-tests: $(UNIT_OBJECTS) $(COMMON_OBJECTS) $(HARNESS_OBJECTS) build/bench/chart.o \
                       $(filter-out build/results/records.o,$(RESULTS_OBJECTS))
-	$(NVCC) $(LDFLAGS) $^ -o $@ -lcriterion
+	$(NVCC) $(GRADER_LDFLAGS) $^ -o $@ -lcriterion
 
 # One lab built from one source file into build/<role>/<lab>: the student's (labs/), the
 # solution (solutions/) or a variant of the solution (grader/variants/). $(1): lab, $(2): role, $(3): the .cu file.
@@ -250,7 +253,7 @@ build/$(2)/$(1)/demo: build/$(2)/$(1)/demo.o build/$(2)/$(1)/$(call short,$(1)).
 
 build/$(2)/$(1)/grader: build/$(2)/$(1)/grade_$(call short,$(1)).o build/$(2)/$(1)/$(call short,$(1)).o \
                         $(REFERENCES_$(1):%=build/reference/%.o) $(HARNESS_OBJECTS) $(COMMON_OBJECTS)
-	$$(NVCC) $$(LDFLAGS) $$^ -o $$@ -lcriterion
+	$$(NVCC) $$(GRADER_LDFLAGS) $$^ -o $$@ -lcriterion
 endef
 
 $(foreach lab,$(LABS),$(eval $(call LAB_RULES,$(lab),student,labs/$(lab)/$(call short,$(lab)).cu)))
@@ -350,7 +353,7 @@ build/listing/$(1)/stand-in.o: build/reference/$(1).o
 
 build/listing/$(1)/grader: build/student/$(1)/grade_$(call short,$(1)).o build/listing/$(1)/stand-in.o \
                            $(REFERENCES_$(1):%=build/reference/%.o) $(HARNESS_OBJECTS) $(COMMON_OBJECTS)
-	$$(NVCC) $$(LDFLAGS) $$^ -o $$@ -lcriterion
+	$$(NVCC) $$(GRADER_LDFLAGS) $$^ -o $$@ -lcriterion
 
 build/listing/$(1)/tests.records: build/listing/$(1)/grader
 	@rm -f $$@.new

@@ -1,9 +1,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include "technique.h"
 
+#include "cuda_check.h"
+#include "device.h"
 #include "grading.h"
+#include "inputs.h"
 
 #include <criterion/criterion.h>
+#include <cuda_runtime_api.h>
+#include <errno.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +18,66 @@
 #include <unistd.h>
 
 extern char **environ;
+
+/* The file a technique check's launches are noted in, while it runs the lab's functions. */
+#define LAUNCH_LOG_VARIABLE "GRADE_KERNEL_LAUNCHES"
+#define MAX_LAUNCHED_KERNELS 64
+#define TECHNIQUE_TEXT_BYTES (1u << 20)
+#define TECHNIQUE_BINS 256
+
+/* ---------------------------------------------------------------------------------------- */
+/* The kernels launched. nvcc turns every <<<...>>> into a call of __cudaLaunchKernel (or its  */
+/* _ptsz twin) with the kernel's handle; the --wrap of the link sends that call here first.    */
+/* ---------------------------------------------------------------------------------------- */
+
+cudaError_t __real___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **arguments,
+                                      size_t shared_bytes, cudaStream_t stream);
+cudaError_t __real___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block,
+                                           void **arguments, size_t shared_bytes,
+                                           cudaStream_t stream);
+cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **arguments,
+                                      size_t shared_bytes, cudaStream_t stream);
+cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block,
+                                           void **arguments, size_t shared_bytes,
+                                           cudaStream_t stream);
+
+/* The driver's cuKernelGetName, asked for through the runtime: the graders do not link the
+ * driver library, which a machine without a GPU lacks. */
+typedef int kernel_name_getter(const char **name, cudaKernel_t kernel);
+
+static void note_launch(cudaKernel_t kernel)
+{
+    const char *path = getenv(LAUNCH_LOG_VARIABLE);
+    if (!path)
+        return;
+    void *getter = NULL;
+    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    const char *name = NULL;
+    if (cudaGetDriverEntryPointByVersion("cuKernelGetName", &getter, 12030, cudaEnableDefault,
+                                         &found) == cudaSuccess &&
+        found == cudaDriverEntryPointSuccess && getter)
+        ((kernel_name_getter *)getter)(&name, kernel);
+    FILE *log = fopen(path, "a");
+    if (log) {
+        fprintf(log, "%s\n", name ? name : "(a kernel the driver could not name)");
+        fclose(log);
+    }
+}
+
+cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **arguments,
+                                      size_t shared_bytes, cudaStream_t stream)
+{
+    note_launch(kernel);
+    return __real___cudaLaunchKernel(kernel, grid, block, arguments, shared_bytes, stream);
+}
+
+cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block,
+                                           void **arguments, size_t shared_bytes,
+                                           cudaStream_t stream)
+{
+    note_launch(kernel);
+    return __real___cudaLaunchKernel_ptsz(kernel, grid, block, arguments, shared_bytes, stream);
+}
 
 #ifndef KIT_CUDA_HOME
 #define KIT_CUDA_HOME "/usr/local/cuda"
@@ -109,9 +174,126 @@ bool sass_matches(const char *sass, const char *pattern)
     return found;
 }
 
-void check_technique(const struct sass_rule *rules, int count)
+/* A kernel's name without its parameter types, so that the driver's name and cuobjdump's
+ * compare whether either is mangled: "_Z6kernelPKcmPy" and "kernel(const char *, ...)" are both
+ * "kernel". Writes at most size - 1 characters. */
+static void kernel_identifier(const char *name, char *out, size_t size)
+{
+    const char *start = name;
+    size_t length = 0;
+    if (strncmp(name, "_Z", 2) == 0) {
+        /* _Z<length><name>..., or _ZN<length><part>...<length><name>E... in a namespace */
+        const char *at = name + 2;
+        bool nested = *at == 'N';
+        if (nested)
+            at++;
+        do {
+            char *end;
+            unsigned long part = strtoul(at, &end, 10);
+            if (end == at)
+                break;
+            start = end;
+            length = strnlen(end, part);
+            at = end + length;
+        } while (nested && *at >= '0' && *at <= '9');
+    } else {
+        while (start[length] && start[length] != '(' && start[length] != '<')
+            length++;
+    }
+    if (length >= size)
+        length = size - 1;
+    memcpy(out, start, length);
+    out[length] = '\0';
+}
+
+char *sass_of_kernels(const char *sass, const char *const *names, int count)
+{
+    size_t capacity = strlen(sass) + 1, used = 0;
+    char *kept = malloc(capacity);
+    if (!kept)
+        return NULL;
+    bool keeping = false;
+    for (const char *line = sass; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t line_length = end ? (size_t)(end - line) + 1 : strlen(line);
+        const char *function = strstr(line, "Function : ");
+        if (function && function < line + line_length) {
+            char name[512], wanted[512], launched[512];
+            size_t name_length = strcspn(function + 11, " \t\r\n");
+            snprintf(name, sizeof name, "%.*s", (int)(name_length < 511 ? name_length : 511),
+                     function + 11);
+            kernel_identifier(name, wanted, sizeof wanted);
+            keeping = false;
+            for (int n = 0; n < count && !keeping; n++) {
+                kernel_identifier(names[n], launched, sizeof launched);
+                keeping = strcmp(wanted, launched) == 0;
+            }
+        }
+        if (keeping) {
+            memcpy(kept + used, line, line_length);
+            used += line_length;
+        }
+        line += line_length;
+    }
+    kept[used] = '\0';
+    return kept;
+}
+
+/* Runs the lab's functions with their launches noted in a file; returns how many different
+ * kernels ran, their names in names[] (malloc'ed). */
+static int launched_kernels(technique_runner *run_every_function, char **names, int max_names)
+{
+    const char *folder = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/grade-launches-XXXXXX", folder && *folder ? folder : "/tmp");
+    int descriptor = mkstemp(path);
+    cr_assert(descriptor >= 0, "technique check: cannot make a file in %s: %s",
+              folder && *folder ? folder : "/tmp", strerror(errno));
+    close(descriptor);
+
+    struct technique_inputs inputs = {NULL, TECHNIQUE_TEXT_BYTES, NULL};
+    char *text = malloc(inputs.length);
+    cr_assert(text, "out of host memory");
+    generate_text(TEXT_ENGLISH_LIKE, grading_options().seed, text, inputs.length);
+    CUDA_CHECK(cudaMalloc((void **)&inputs.d_text, inputs.length));
+    CUDA_CHECK(cudaMemcpy(inputs.d_text, text, inputs.length, cudaMemcpyHostToDevice));
+    free(text);
+    CUDA_CHECK(cudaMalloc((void **)&inputs.d_bins, TECHNIQUE_BINS * sizeof *inputs.d_bins));
+    CUDA_CHECK(cudaMemset(inputs.d_bins, 0, TECHNIQUE_BINS * sizeof *inputs.d_bins));
+
+    setenv(LAUNCH_LOG_VARIABLE, path, 1);
+    run_every_function(&inputs);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    unsetenv(LAUNCH_LOG_VARIABLE);
+    CUDA_CHECK(cudaFree(inputs.d_text));
+    CUDA_CHECK(cudaFree(inputs.d_bins));
+
+    int count = 0;
+    FILE *log = fopen(path, "r");
+    char line[1024];
+    while (log && count < max_names && fgets(line, sizeof line, log)) {
+        line[strcspn(line, "\n")] = '\0';
+        bool seen = false;
+        for (int n = 0; n < count && !seen; n++)
+            seen = strcmp(names[n], line) == 0;
+        if (!seen && (names[count] = strdup(line)) != NULL)
+            count++;
+    }
+    if (log)
+        fclose(log);
+    unlink(path);
+    return count;
+}
+
+void check_technique(const struct sass_rule *rules, int count,
+                     technique_runner *run_every_function)
 {
     char reason[512];
+    if (!gpu_available(reason, sizeof reason)) {
+        record_current_test(TEST_NEEDS_GPU, reason);
+        cr_skip_test("technique check not run: it runs your functions to see which kernels they "
+                     "launch, and %s", reason);
+    }
     char *sass = student_sass(reason, sizeof reason);
     if (!sass) {
         /* Not the code's fault, and never a free pass: the results model calls the grading
@@ -119,16 +301,37 @@ void check_technique(const struct sass_rule *rules, int count)
         record_current_test(TEST_MACHINE_PROBLEM, reason);
         cr_skip_test("technique check not run: %s", reason);
     }
+    char *names[MAX_LAUNCHED_KERNELS];
+    int launched = launched_kernels(run_every_function, names, MAX_LAUNCHED_KERNELS);
     const char *object = getenv("GRADE_OBJECT");
+    char *ran = sass_of_kernels(sass, (const char *const *)names, launched);
+    free(sass);
+    cr_assert(ran, "out of host memory for the SASS");
+    char list[1024] = "";
+    for (int n = 0; n < launched; n++) {
+        char identifier[256];
+        kernel_identifier(names[n], identifier, sizeof identifier);
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", n ? ", " : "",
+                 identifier);
+    }
+    for (int n = 0; n < launched; n++)
+        free(names[n]);
+    if (!*ran) {
+        free(ran);
+        cr_assert_fail("right answer or not, technique missing: your functions launched no kernel "
+                       "of %s%s%s: the lab's technique must be in a kernel they launch",
+                       object, launched ? " (they launched: " : "", launched ? list : "");
+    }
     for (int r = 0; r < count; r++) {
-        bool found = sass_matches(sass, rules[r].pattern);
+        bool found = sass_matches(ran, rules[r].pattern);
         if (found != rules[r].required) {
-            free(sass);
-            cr_assert_fail("right answer or not, technique missing: %s\n  (the machine code of %s "
-                           "%s /%s/; see it with: cuobjdump -sass %s)",
-                           rules[r].meaning, object, found ? "has" : "has no instruction matching",
+            free(ran);
+            cr_assert_fail("right answer or not, technique missing: %s\n  (the machine code of "
+                           "the kernels your functions launched, %s, %s /%s/; a kernel they do not "
+                           "launch counts for nothing; see it with: cuobjdump -sass %s)",
+                           rules[r].meaning, list, found ? "has" : "has no instruction matching",
                            rules[r].pattern, object);
         }
     }
-    free(sass);
+    free(ran);
 }

@@ -1,12 +1,19 @@
 /* Technique checks: a lab is about a technique (an atomic, shared memory, wide loads), and a
- * right answer reached without it has not done the lab. The checks read the machine code (SASS)
- * that nvcc produced for the student's file, with cuobjdump, and look for the instructions the
- * technique compiles to: ATOMS for an atomic on shared memory, RED or ATOMG for one on global
- * memory, ATOMG.CAS for atomicCAS, LDG.128 for a 16-byte load. */
+ * right answer reached without it has not done the lab. The checks run the lab's functions once,
+ * note the kernels they launch, and read the machine code (SASS) that nvcc produced for those
+ * kernels of the student's file, with cuobjdump, looking for the instructions the technique
+ * compiles to: ATOMS for an atomic on shared memory, RED or ATOMG for one on global memory,
+ * ATOMG.CAS for atomicCAS, LDG.128 for a 16-byte load. A kernel that is never launched counts for
+ * nothing, whatever it holds.
+ *
+ * The launches are seen at nvcc's launch call (__cudaLaunchKernel): the graders are linked with
+ * --wrap on it (GRADER_LDFLAGS in the Makefile), so every <<<...>>> of the test process passes
+ * through technique.c first. */
 #ifndef GRADER_TECHNIQUE_H
 #define GRADER_TECHNIQUE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct sass_rule {
     const char *pattern; /* a POSIX extended regular expression over the SASS text */
@@ -14,12 +21,29 @@ struct sass_rule {
     const char *meaning; /* what its presence or absence says, for the failure message */
 };
 
-/* Fails the test with "right answer, technique missing" naming the first rule broken. Skips
- * when the student's object is unknown (the grader was run without ./grade) or cuobjdump is
- * not installed. */
-void check_technique(const struct sass_rule *rules, int count);
+/* What a technique check hands the lab's functions: english-like text (also usable as 8-bit or
+ * 32-bit pixels) and zeroed room for 256 64-bit bins (or a counter, or a float sum), on the GPU. */
+struct technique_inputs {
+    char *d_text;
+    uint64_t length;
+    unsigned long long *d_bins;
+};
+
+/* A grader's call of each of its lab's GPU functions, once each. */
+typedef void technique_runner(const struct technique_inputs *inputs);
+
+/* Runs run_every_function, then checks the rules against the machine code of the kernels it
+ * launched. Fails the test with "right answer, technique missing" naming the first rule broken,
+ * or when no kernel was launched. Skips without a GPU (not run: the test stays in the
+ * maximum); a missing cuobjdump or an unknown object is the grading machine's problem. */
+void check_technique(const struct sass_rule *rules, int count,
+                     technique_runner *run_every_function);
 
 /* True when the SASS text matches the pattern. */
 bool sass_matches(const char *sass, const char *pattern);
+
+/* The part of cuobjdump -sass output that belongs to the kernels named (each a name as the CUDA
+ * driver gives it, mangled or not): malloc'ed, empty when none of them is there. */
+char *sass_of_kernels(const char *sass, const char *const *names, int count);
 
 #endif
