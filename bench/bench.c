@@ -86,7 +86,7 @@ static const struct letter_contender letter_contenders[] = {
 };
 struct image_contender {
     const char *label;
-    byte_histogram_function *function;
+    byte_image_histogram *function;
 };
 static const struct image_contender image_contenders[] = {
     {"lab 9 private (a copy a block)", reference_lab9_histogram256_private},
@@ -116,7 +116,7 @@ struct study {
 /* One contender's run on one input: a letter or an image function, or CUB for either. */
 struct contender_run {
     histogram_function *letters;
-    byte_histogram_function *pixels;
+    byte_image_histogram *pixels;
     struct cub_histogram *cub_letters;
     struct cub_byte_histogram *cub_pixels;
     const char *d_input;

@@ -23,7 +23,7 @@ void cub_histogram_destroy(struct cub_histogram *cub);
 void cub_histogram_run(struct cub_histogram *cub, const char *d_text, uint64_t length,
                        unsigned long long *d_histogram);
 
-/* The same for lab 9's 256 bins of 8-bit pixels (a byte_histogram_function of lab9.h), for
+/* The same for lab 9's 256 bins of 8-bit pixels (a byte_image_histogram of common/image_reference.h), for
  * images up to max_pixels. */
 struct cub_byte_histogram;
 

@@ -21,10 +21,6 @@ extern "C" {
  * value (a sensor's error code, a marker) counts in no bin. pixels is width x height, any size,
  * 0 included. The GPU versions launch blocks of threads_per_block threads (1 to 1024: below 16
  * too) and must be right for every such size. */
-typedef void small_histogram_function(const uint32_t *d_image, uint64_t pixels,
-                                      unsigned long long *d_histogram,
-                                      unsigned int threads_per_block);
-
 void lab9_histogram16_host(const uint32_t *image, uint64_t pixels,
                            unsigned long long histogram[SMALL_HISTOGRAM_BINS]);
 
@@ -38,8 +34,6 @@ void lab9_histogram16_shared(const uint32_t *d_image, uint64_t pixels,
 
 /* Part B. Every 8-bit value is its own bin: BYTE_HISTOGRAM_BINS bins. d_pixels may start at any
  * address (a crop of an image starts anywhere). */
-typedef void byte_histogram_function(const uint8_t *d_pixels, uint64_t pixels,
-                                     unsigned long long *d_histogram);
 
 /* One private copy of the 256 bins a block, in shared memory: lab 5's kernel for 256 bins. */
 void lab9_histogram256_private(const uint8_t *d_pixels, uint64_t pixels,
