@@ -4,7 +4,8 @@
  * kernels of the student's file, with cuobjdump, looking for the instructions the technique
  * compiles to: ATOMS for an atomic on shared memory, RED or ATOMG for one on global memory,
  * ATOMG.CAS for atomicCAS, LDG.128 for a 16-byte load. A kernel that is never launched counts for
- * nothing, whatever it holds.
+ * nothing, whatever it holds. (A driver older than CUDA 12.3's cannot name a launched kernel;
+ * there the check reads the whole object's machine code, as it did before.)
  *
  * The launches are seen at nvcc's launch call (__cudaLaunchKernel): the graders are linked with
  * --wrap on it (GRADER_LDFLAGS in the Makefile), so every <<<...>>> of the test process passes
