@@ -1,8 +1,9 @@
 /* make lessons: the controlled experiments behind the handouts' explanations of why a kernel is
  * as fast as it is. Each table changes one thing and keeps the rest: the form of an atomic (labs
  * 2-4), how the bytes are handed to the threads and how many each thread has in flight (lab 6),
- * aggregation with each partitioning (lab 7), where 256 bins live in shared memory (lab 9). Every run's result is checked; each figure is the
- * median of alternating timed runs (common/timing.h). make results records the output, with the
+ * aggregation with each partitioning (lab 7), where 256 bins live in shared memory (lab 9).
+ * Every run's result is checked; each figure is the median of alternating timed runs
+ * (common/timing.h). make results records the output, with the
  * machine code of these kernels, in docs/results/.
  *
  * usage: lessons [--bytes N] [--runs N] [--seed N] [--out FILE]
@@ -256,9 +257,10 @@ __global__ void __launch_bounds__(IMAGE_THREADS, 1)
         counters[c] = 0;
     __syncthreads();
     unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    unsigned int *copy_of_warp = counters + (warp % copies) * (words / copies);
     unsigned int *mine = layout == A_COPY_A_BLOCK  ? counters
                          : layout == A_COPY_A_WARP ? counters + warp * (256 + pad)
-                                                   : counters + (warp % copies) * (words / copies) + lane;
+                                                   : copy_of_warp + lane;
     const unsigned int bin_stride = layout == A_COLUMN_A_LANE ? 32 : 1;
 
     const uint4 *image_words = (const uint4 *)image;
@@ -268,7 +270,8 @@ __global__ void __launch_bounds__(IMAGE_THREADS, 1)
         uint4 loaded[loads];
 #pragma unroll
         for (int l = 0; l < loads; l++)
-            loaded[l] = i + l * stride < word_count ? image_words[i + l * stride] : make_uint4(0, 0, 0, 0);
+            loaded[l] = i + l * stride < word_count ? image_words[i + l * stride]
+                                                    : make_uint4(0, 0, 0, 0);
 #pragma unroll
         for (int l = 0; l < loads; l++) {
             if (i + l * stride >= word_count)
@@ -835,7 +838,8 @@ static bool image_table(FILE *out, const struct bench_options *options, const st
         {"a copy a block", IMAGE_VARIANT(A_COPY_A_BLOCK, 0, 1, 2, false)},
         {"a copy a warp", IMAGE_VARIANT(A_COPY_A_WARP, 0, 1, 2, false)},
         {"a copy a warp, rows padded by a word", IMAGE_VARIANT(A_COPY_A_WARP, 1, 1, 2, false)},
-        {"a column a lane, 4 copies (the reference)", IMAGE_VARIANT(A_COLUMN_A_LANE, 0, 4, 2, false)},
+        {"a column a lane, 4 copies (the reference)",
+         IMAGE_VARIANT(A_COLUMN_A_LANE, 0, 4, 2, false)},
         {"the same, 1 load in flight", IMAGE_VARIANT(A_COLUMN_A_LANE, 0, 4, 1, false)},
         {"the same, counters packed two a word", IMAGE_VARIANT(A_COLUMN_A_LANE, 0, 4, 2, true)},
         {"the same, 1 copy for the 32 warps", IMAGE_VARIANT(A_COLUMN_A_LANE, 0, 1, 2, false)},
@@ -891,7 +895,8 @@ static bool image_table(FILE *out, const struct bench_options *options, const st
                                                       options->bytes, variants[ROWS].time_ms);
             if (variants[r].wrong_results > 0) {
                 fprintf(stderr, "lessons: images: %s gave a wrong result in %d runs on %s\n",
-                        rows[r].bins, variants[r].wrong_results, image_kind_name((enum image_kind)k));
+                        rows[r].bins, variants[r].wrong_results,
+                        image_kind_name((enum image_kind)k));
                 right = false;
             }
         }

@@ -248,6 +248,14 @@ def part_cli():
                 "pass" if os.path.exists(os.path.join(scratch, "relative.json")) else "fail", f"exit {status}")
     status, output = run(["./grade", "--help"])
     tally.check("grade --help", "pass" if status == 0 and "usage: ./grade" in output else "fail")
+    # The handouts and Criterion write a test as suite::test; --filter takes that form too.
+    slash, colons = (grade("lab4", "--no-timing", "--seed", "12345", "--filter", pattern, name=f"cli-filter-{n}")
+                     for n, pattern in enumerate(("sequential/*", "sequential::*")))
+    counts = [tuple((summary or {}).get(key) for key in ("verdict", "tests_passed", "tests_failed"))
+              for _, summary, _, _ in (slash, colons)]
+    tally.check("grade --filter 'suite::*' runs what 'suite/*' runs",
+                "pass" if counts[0] == counts[1] and (counts[0][1] or 0) + (counts[0][2] or 0) > 1 else "fail",
+                f"{counts}")
     if os.path.isdir(os.path.join(ROOT, "grader", "variants")):
         status, output = run(["./grade", "lab5", "--variant", "list"])
         tally.check("grade lab5 --variant list", "pass" if "no-barrier-before-commit" in output else "fail")

@@ -6,8 +6,8 @@
 
 // A grid of at most this many blocks covers any image: the kernels loop over the pixels
 // (grid-stride), so an image larger than the grid's threads needs no larger grid. It also
-// bounds what one block counts, below 2^32 for any image up to 2^52 pixels: a block's 32-bit
-// counters in shared memory cannot overflow.
+// bounds what one block counts, below 2^32 for any image of fewer than 2^52 pixels: a block's
+// 32-bit counters in shared memory cannot overflow.
 static const unsigned int max_blocks = 1u << 20;
 
 static unsigned int blocks_for(uint64_t pixels, unsigned int threads_per_block)

@@ -6,8 +6,8 @@
 
 // A grid of at most this many blocks covers any image: the kernels loop over the pixels
 // (grid-stride), so an image larger than the grid's threads needs no larger grid. It also
-// bounds what one block counts, below 2^32 for any image up to 2^52 pixels: a block's 32-bit
-// counters in shared memory cannot overflow.
+// bounds what one block counts, below 2^32 for any image of fewer than 2^52 pixels: a block's
+// 32-bit counters in shared memory cannot overflow.
 static const unsigned int max_blocks = 1u << 20;
 
 static unsigned int blocks_for(uint64_t pixels, unsigned int threads_per_block)
@@ -240,7 +240,8 @@ void lab9_histogram256(const uint8_t *d_pixels, uint64_t pixels, unsigned long l
 
     const size_t shared_bytes = counter_copies * counters_per_copy * sizeof(unsigned int);
     CUDA_CHECK(cudaFuncSetAttribute(histogram256_lane_columns,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes));
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)shared_bytes));
     // One block a multiprocessor (two would need more shared memory than it has); more only
     // where a thread would otherwise count more words than its counters can hold.
     int device = 0, multiprocessors = 0;
