@@ -239,9 +239,8 @@ void lab9_histogram256(const uint8_t *d_pixels, uint64_t pixels, unsigned long l
     const uint64_t tail_start = head_count + word_count * 16;
 
     const size_t shared_bytes = counter_copies * counters_per_copy * sizeof(unsigned int);
-    CUDA_CHECK(cudaFuncSetAttribute(histogram256_lane_columns,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)shared_bytes));
+    const enum cudaFuncAttribute shared_limit = cudaFuncAttributeMaxDynamicSharedMemorySize;
+    CUDA_CHECK(cudaFuncSetAttribute(histogram256_lane_columns, shared_limit, (int)shared_bytes));
     // One block a multiprocessor (two would need more shared memory than it has); more only
     // where a thread would otherwise count more words than its counters can hold.
     int device = 0, multiprocessors = 0;
