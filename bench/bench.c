@@ -240,21 +240,6 @@ static void make_letter_input(int index, const struct bench_options *options, ch
     free(block);
 }
 
-/* The same for image `kind`: the photograph tiled, or a generated block repeated. */
-static void make_image_input(enum image_kind kind, const struct bench_options *options,
-                             const uint8_t *photo, uint64_t photo_pixels, char *d_pixels,
-                             unsigned long long expected[PIXEL_VALUES])
-{
-    uint64_t block_pixels = options->bytes < BLOCK_BYTES ? options->bytes : BLOCK_BYTES;
-    if (kind == IMAGE_PHOTO && photo_pixels < block_pixels)
-        block_pixels = photo_pixels; /* the photograph repeats whole */
-    uint8_t *block = checked_malloc(block_pixels);
-    generate_image(kind, options->seed, photo, photo_pixels, block, block_pixels);
-    repeat_on_device(d_pixels, options->bytes, (const char *)block, block_pixels);
-    cpu_byte_histogram_of_repeated(block, block_pixels, options->bytes, expected);
-    free(block);
-}
-
 static bool run_letter_study(const struct bench_options *options, char *d_input, char *d_copy,
                              struct study *study)
 {
@@ -312,8 +297,12 @@ static bool run_image_study(const struct bench_options *options, char *d_input, 
         unsigned long long expected[PIXEL_VALUES];
         snprintf(study->input_names[i], sizeof study->input_names[i], "%s",
                  image_kind_name((enum image_kind)i));
-        make_image_input((enum image_kind)i, options, photo, (uint64_t)width * height, d_input,
-                         expected);
+        if (repeat_image_on_device((enum image_kind)i, options->seed, photo,
+                                   (uint64_t)width * height, BLOCK_BYTES, (uint8_t *)d_input,
+                                   options->bytes, expected) != 0) {
+            fprintf(stderr, "bench: out of host memory\n");
+            exit(EXIT_FAILURE);
+        }
         struct contender_run runs[MAX_CONTENDERS];
         for (int c = 0; c < IMAGE_CONTENDERS; c++)
             runs[c] = (struct contender_run){.pixels = image_contenders[c].function,

@@ -858,20 +858,13 @@ static bool image_table(FILE *out, const struct bench_options *options, const st
     double percent[KINDS][ROWS];
     bool right = true;
     for (int k = 0; k < KINDS; k++) {
-        uint64_t block_pixels = options->bytes < BLOCK_BYTES ? options->bytes : BLOCK_BYTES;
-        if (k == IMAGE_PHOTO)
-            block_pixels = (uint64_t)width * height; /* the photograph repeats whole */
-        uint8_t *block = (uint8_t *)malloc(block_pixels);
-        if (!block) {
+        unsigned long long expected[PIXEL_VALUES];
+        if (repeat_image_on_device((enum image_kind)k, options->seed, photo,
+                                   (uint64_t)width * height, BLOCK_BYTES, (uint8_t *)b->d_text,
+                                   options->bytes, expected) != 0) {
             fprintf(stderr, "lessons: out of host memory\n");
             exit(EXIT_FAILURE);
         }
-        generate_image((enum image_kind)k, options->seed, photo, (uint64_t)width * height, block,
-                       block_pixels);
-        repeat_on_device(b->d_text, options->bytes, (const char *)block, block_pixels);
-        unsigned long long expected[PIXEL_VALUES];
-        cpu_byte_histogram_of_repeated(block, block_pixels, options->bytes, expected);
-        free(block);
 
         struct variant_run runs[ROWS];
         struct timed_variant variants[ROWS + 1];

@@ -71,3 +71,20 @@ void cpu_byte_histogram_of_repeated(const uint8_t *block, uint64_t block_pixels,
     cpu_byte_histogram(block, block_pixels ? count % block_pixels : 0, part);
     histogram_of_repetition(block_pixels, count, 256, whole, part, histogram);
 }
+
+int repeat_image_on_device(enum image_kind kind, uint64_t seed, const uint8_t *photo,
+                           uint64_t photo_pixels, uint64_t block_max, uint8_t *d_pixels,
+                           uint64_t count, unsigned long long histogram[256])
+{
+    uint64_t block_pixels = count < block_max ? count : block_max;
+    if (kind == IMAGE_PHOTO)
+        block_pixels = photo_pixels; /* the photograph repeats whole */
+    uint8_t *block = malloc(block_pixels ? block_pixels : 1);
+    if (!block)
+        return -1;
+    generate_image(kind, seed, photo, photo_pixels, block, block_pixels);
+    repeat_on_device((char *)d_pixels, count, (const char *)block, block_pixels);
+    cpu_byte_histogram_of_repeated(block, block_pixels, count, histogram);
+    free(block);
+    return 0;
+}

@@ -3,6 +3,8 @@
 #ifndef COMMON_IMAGE_REFERENCE_H
 #define COMMON_IMAGE_REFERENCE_H
 
+#include "images.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +33,14 @@ void cpu_byte_histogram(const uint8_t *pixels, uint64_t count, unsigned long lon
  * repeat_on_device makes, common/repeated_text.h), from the block's. */
 void cpu_byte_histogram_of_repeated(const uint8_t *block, uint64_t block_pixels, uint64_t count,
                                     unsigned long long histogram[256]);
+
+/* Fills d_pixels[0, count) on the GPU with an image of `kind` (common/images.h): a block of at
+ * most block_max pixels made on the host (the photograph whole, for IMAGE_PHOTO) and repeated
+ * there (repeat_on_device), and its histogram. Returns 0, or -1 when the host has no memory for
+ * the block. */
+int repeat_image_on_device(enum image_kind kind, uint64_t seed, const uint8_t *photo,
+                           uint64_t photo_pixels, uint64_t block_max, uint8_t *d_pixels,
+                           uint64_t count, unsigned long long histogram[256]);
 
 /* Part A's pixels made from 8-bit ones: value >> 4, so a photograph's 256 levels fall in 16
  * bins. */

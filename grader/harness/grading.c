@@ -7,6 +7,7 @@
 
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +85,7 @@ void require_input_file_and_gpu(void)
     require_gpu();
 }
 
-void take_turn_with_gpu_memory(void)
+void take_turn_with_gpu_memory(uint64_t bytes)
 {
     /* The lock is on the grading record, which every test of one grading shares; the file
      * descriptor stays open, and the lock held, until this test's process ends. */
@@ -93,6 +94,21 @@ void take_turn_with_gpu_memory(void)
     if (descriptor >= 0 && flock(descriptor, LOCK_EX) != 0)
         cr_assert_fail("cannot lock the grading record for a test that needs most of the GPU's "
                        "memory: %s", strerror(errno));
+    struct gpu_facts gpu = gpu_facts();
+    if (gpu.free_memory_bytes < bytes + (1ull << 30)) {
+        char reason[160];
+        snprintf(reason, sizeof reason, "the GPU has %zu MiB free; this test needs %" PRIu64 " MiB",
+                 gpu.free_memory_bytes >> 20, (bytes >> 20) + 1024);
+        record_current_test(TEST_NEEDS_GPU, reason);
+        cr_skip_test("%s", reason);
+    }
+}
+
+void *grading_malloc(uint64_t bytes)
+{
+    void *memory = malloc(bytes ? bytes : 1);
+    cr_assert(memory != NULL, "out of host memory for %" PRIu64 " bytes", bytes);
+    return memory;
 }
 
 void print_speed_banner(const char *what)

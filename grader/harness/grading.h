@@ -34,11 +34,15 @@ void require_gpu_and_timing(void);
 void require_input_file(void);
 void require_input_file_and_gpu(void);
 
-/* For a test that needs most of the GPU's memory (a text past 4 GiB): waits until no other
+/* For a test that needs most of the GPU's memory (an input past 4 GiB): waits until no other
  * such test of this grading runs, and keeps the turn until the test process ends. The other
  * tests run side by side (./grade --jobs); two of these at once could each find the memory free
- * and then not both fit. */
-void take_turn_with_gpu_memory(void);
+ * and then not both fit. Then skips the test, as one this GPU cannot run, unless it has bytes
+ * free and 1 GiB more. */
+void take_turn_with_gpu_memory(uint64_t bytes);
+
+/* malloc for a test: fails the test, naming the size, when the host has no memory for it. */
+void *grading_malloc(uint64_t bytes);
 
 /* The device's default memory pool as the references expect it between their calls: keeping
  * what is freed, with some memory in it. Code under test that empties the pool (a release

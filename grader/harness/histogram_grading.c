@@ -32,13 +32,6 @@
  * reaches 86-100% (docs/bench/), and a submission above this did not read the text. */
 #define MAX_PERCENT_OF_COPY 115
 
-static char *checked_malloc(uint64_t bytes)
-{
-    char *memory = malloc(bytes ? bytes : 1);
-    cr_assert(memory != NULL, "out of host memory for %" PRIu64 " bytes", bytes);
-    return memory;
-}
-
 static char *load_or_fail(const char *path, uint64_t *length)
 {
     char *data = NULL, error[512];
@@ -107,7 +100,7 @@ static char *case_text(const struct text_case *text_case, const struct grading_o
     case SOURCE_GENERATED:
     default:
         *length = text_case->length;
-        char *text = checked_malloc(*length);
+        char *text = grading_malloc(*length);
         generate_text(text_case->kind, options->seed, text, *length);
         return text;
     }
@@ -185,7 +178,7 @@ static bool run_once(histogram_function *function, const struct guarded_buffers 
 static bool text_unchanged(const struct guarded_buffers *buffers, const char *text)
 {
     uint64_t total = buffers->lead + buffers->length + TEXT_GUARD_BYTES;
-    char *copy = checked_malloc(total);
+    char *copy = grading_malloc(total);
     CUDA_CHECK(cudaMemcpy(copy, buffers->text_allocation, total, cudaMemcpyDeviceToHost));
     bool unchanged = memcmp(copy + buffers->lead, text, buffers->length) == 0;
     for (uint64_t i = 0; i < total && unchanged; i++) {
@@ -243,11 +236,11 @@ static void check_host_case(const char *function_name, host_histogram_function *
     /* The student's function reads a copy followed by guard letters, and writes bins with
      * guard counters around them, like the GPU's: an index out of range lands in a guard, never
      * in the grader's own memory. */
-    char *guarded = checked_malloc(length + TEXT_GUARD_BYTES);
+    char *guarded = grading_malloc(length + TEXT_GUARD_BYTES);
     memcpy(guarded, text, length);
     memset(guarded + length, GUARD_LETTER, TEXT_GUARD_BYTES);
     unsigned long long *all =
-        (unsigned long long *)checked_malloc((HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS) * sizeof *all);
+        grading_malloc((HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS) * sizeof *all);
     for (int c = 0; c < HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS; c++)
         all[c] = BIN_GUARD_VALUE;
     memset(all + BIN_GUARD_COUNTERS, POISON_BYTE, HISTOGRAM_BINS * sizeof *all);
@@ -339,15 +332,7 @@ void check_histogram_past_4gib(const char *function_name, histogram_function *fu
     /* 2^32 + 1 'a's, then a 256-byte tail of every kind of byte. Past 2^32 a 32-bit index
      * wraps around and counts the start again; the first bin needs more than 32 bits. */
     const uint64_t letters_a = (1ull << 32) + 1, tail = 256, length = letters_a + tail;
-    take_turn_with_gpu_memory();
-    struct gpu_facts gpu = gpu_facts();
-    if (gpu.free_memory_bytes < length + (1ull << 30)) {
-        char reason[160];
-        snprintf(reason, sizeof reason, "the GPU has %zu MiB free; this test needs %" PRIu64 " MiB",
-                 gpu.free_memory_bytes >> 20, (length >> 20) + 1024);
-        record_current_test(TEST_NEEDS_GPU, reason);
-        cr_skip_test("%s", reason);
-    }
+    take_turn_with_gpu_memory(length);
 
     char tail_text[256];
     for (uint64_t i = 0; i < tail; i++)
@@ -557,7 +542,7 @@ static void generate_block(enum text_kind kind, const struct grading_options *op
                            struct timing_input *input)
 {
     input->block_length = input->length < TIMING_BLOCK_BYTES ? input->length : TIMING_BLOCK_BYTES;
-    input->block = checked_malloc(input->block_length);
+    input->block = grading_malloc(input->block_length);
     generate_text(kind, options->seed, input->block, input->block_length);
 }
 

@@ -54,13 +54,6 @@ static uint32_t pixel_at(const struct pixel_format *format, const void *pixels, 
     return format->small ? ((const uint32_t *)pixels)[i] : ((const uint8_t *)pixels)[i];
 }
 
-static void *checked_malloc(uint64_t bytes)
-{
-    void *memory = malloc(bytes ? bytes : 1);
-    cr_assert(memory != NULL, "out of host memory for %" PRIu64 " bytes", bytes);
-    return memory;
-}
-
 /* ---------------------------------------------------------------------------------------- */
 /* The images                                                                               */
 /* ---------------------------------------------------------------------------------------- */
@@ -195,7 +188,7 @@ static void *case_pixels(const struct pixel_format *format, const struct image_c
     case SOURCE_VALUES_TO_63:
     case SOURCE_VALUES_TO_MAX: {
         *count = image_case->pixels;
-        uint32_t *pixels = checked_malloc(*count * sizeof *pixels);
+        uint32_t *pixels = grading_malloc(*count * sizeof *pixels);
         generate_small_values(image_case->source, options->seed, pixels, *count);
         return pixels;
     }
@@ -207,13 +200,13 @@ static void *case_pixels(const struct pixel_format *format, const struct image_c
         break;
     case SOURCE_GENERATED:
         *count = image_case->pixels;
-        bytes = checked_malloc(*count);
+        bytes = grading_malloc(*count);
         generate_bytes(image_case->kind, options, bytes, *count);
         break;
     }
     if (!format->small)
         return bytes;
-    uint32_t *pixels = checked_malloc(*count * sizeof *pixels);
+    uint32_t *pixels = grading_malloc(*count * sizeof *pixels);
     widen_to_small_pixels(bytes, *count, pixels);
     free(bytes);
     return pixels;
@@ -268,7 +261,7 @@ static struct guarded_image guarded_image(const struct pixel_format *format, con
     image.lead = IMAGE_GUARD_BYTES + offset;
     image.image_bytes = count * format->pixel_bytes;
     image.total = image.lead + image.image_bytes + IMAGE_GUARD_BYTES;
-    image.layout = checked_malloc(image.total);
+    image.layout = grading_malloc(image.total);
     if (format->small) {
         for (uint64_t at = 0; at + sizeof(uint32_t) <= image.total; at += sizeof(uint32_t))
             memcpy(image.layout + at, &format->guard_value, sizeof(uint32_t));
@@ -530,7 +523,7 @@ static void check_host_case(const char *function_name, host_small_image_histogra
      * counters, like the GPU's: an index out of range lands in a guard, never in the grader's
      * own memory. */
     struct guarded_image image = guarded_image(format, pixels, count, 0);
-    uint8_t *layout = checked_malloc(image.total);
+    uint8_t *layout = grading_malloc(image.total);
     memcpy(layout, image.layout, image.total);
     unsigned long long all[SMALL_BINS + 2 * BIN_GUARD_COUNTERS];
     poison_bins(all, SMALL_BINS);
@@ -594,7 +587,7 @@ static void check_case(const char *function_name, const struct pixel_format *for
         memcpy(results[run], all + BIN_GUARD_COUNTERS, format->bins * sizeof *all);
         inside = bin_guards_intact(format, all, "d_histogram", problem, sizeof problem);
     }
-    uint8_t *after = checked_malloc(image.total);
+    uint8_t *after = grading_malloc(image.total);
     CUDA_CHECK(cudaMemcpy(after, d_layout, image.total, cudaMemcpyDeviceToHost));
     bool unchanged = memcmp(after, image.layout, image.total) == 0;
     free(after);
@@ -669,15 +662,7 @@ void check_byte_image_past_4gib(const char *function_name, byte_image_histogram 
      * in a block's counters too if one block counted them all. */
     const uint8_t value = 7;
     const uint64_t run = (1ull << 32) + 1, tail = 256, count = run + tail;
-    take_turn_with_gpu_memory();
-    struct gpu_facts gpu = gpu_facts();
-    if (gpu.free_memory_bytes < count + (1ull << 30)) {
-        char reason[160];
-        snprintf(reason, sizeof reason, "the GPU has %zu MiB free; this test needs %" PRIu64 " MiB",
-                 gpu.free_memory_bytes >> 20, (count >> 20) + 1024);
-        record_current_test(TEST_NEEDS_GPU, reason);
-        cr_skip_test("%s", reason);
-    }
+    take_turn_with_gpu_memory(count);
 
     uint8_t tail_pixels[256];
     for (uint64_t i = 0; i < tail; i++)
@@ -902,14 +887,14 @@ static void make_timing_input(const struct pixel_format *format,
         input->pixels = options->timing_bytes / format->pixel_bytes;
         input->block_pixels = input->pixels < TIMING_BLOCK_PIXELS ? input->pixels
                                                                   : TIMING_BLOCK_PIXELS;
-        bytes = checked_malloc(input->block_pixels);
+        bytes = grading_malloc(input->block_pixels);
         generate_bytes((enum image_kind)index, options, bytes, input->block_pixels);
     }
     if (!format->small) {
         input->block = bytes;
         return;
     }
-    uint32_t *pixels = checked_malloc(input->block_pixels * sizeof *pixels);
+    uint32_t *pixels = grading_malloc(input->block_pixels * sizeof *pixels);
     widen_to_small_pixels(bytes, input->block_pixels, pixels);
     free(bytes);
     input->block = pixels;
