@@ -23,6 +23,10 @@ struct timed_variant {
     void *context;
     bool on_host; /* a single-threaded CPU baseline: timed by its thread's CPU time, not by
                      CUDA events */
+    /* Set for code that runs in another process (a grader's worker), which this process's
+     * events cannot time: run is bracketed by them, and stop_clock returns the milliseconds. */
+    void (*start_clock)(void);
+    double (*stop_clock)(void);
 
     /* filled in by time_alternating: the median of the timed runs, or for an on_host baseline
        the fastest of them */

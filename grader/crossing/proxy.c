@@ -1,0 +1,475 @@
+/* The test process's side of the crossing (crossing.h): starting the workers, sending them
+ * calls, and reading what they answer.
+ *
+ * The connections to the two workers are this process's one piece of state of its own, as
+ * CUDA's context is: a proxy has the contract's signature and no room for a handle. */
+#define _GNU_SOURCE
+#include "crossing.h"
+#include "wire.h"
+
+#include "cuda_check.h"
+
+#include <criterion/criterion.h>
+#include <cuda_runtime_api.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* grader/harness/record_hooks.c: a CUDA error's record, as cuda_check leaves it. */
+void cuda_failure_observed(const char *message);
+
+/* The workers' programs: ./grade names them. */
+static const char *const worker_variables[CROSSING_TARGET_COUNT] = {
+    [CROSSING_STUDENT] = "GRADE_WORKER",
+    [CROSSING_REFERENCE] = "GRADE_REFERENCE_WORKER",
+};
+static const char *const worker_roles[CROSSING_TARGET_COUNT] = {
+    [CROSSING_STUDENT] = "your code",
+    [CROSSING_REFERENCE] = "the references",
+};
+
+#define MAX_NOTED_KERNELS 64
+
+struct connection {
+    pid_t pid; /* 0: not started */
+    int socket;
+    int shared_memory;
+    unsigned char *shared;
+    uint64_t shared_size, shared_used;
+};
+
+static struct {
+    struct connection workers[CROSSING_TARGET_COUNT];
+    bool batching;
+    int pending_count;
+    struct crossing_call pending[WIRE_MAX_CALLS];
+    char *kernels[MAX_NOTED_KERNELS];
+    int kernel_count;
+    bool kernels_named;
+    /* Freed since the last request to each worker (cudaFree, wrapped below). */
+    uint32_t freed_count[CROSSING_TARGET_COUNT];
+    uint64_t freed[CROSSING_TARGET_COUNT][WIRE_MAX_FREED];
+} crossing = {.kernels_named = true};
+
+/* Variables a worker keeps: what CUDA, the driver and the loader read; nothing of the grading. */
+static bool kept_for_worker(const char *entry)
+{
+    static const char *const prefixes[] = {"CUDA_", "NV", "LD_LIBRARY_PATH=", "PATH=", "TMPDIR="};
+    for (size_t p = 0; p < sizeof prefixes / sizeof *prefixes; p++)
+        if (strncmp(entry, prefixes[p], strlen(prefixes[p])) == 0)
+            return true;
+    return false;
+}
+
+/* A descriptor at 10 or above, close-on-exec: the worker gets it only through the dup2 of its
+ * start, at the number it expects. */
+static int high_descriptor(int descriptor)
+{
+    int moved = fcntl(descriptor, F_DUPFD_CLOEXEC, 10);
+    cr_assert(moved >= 0, "crossing: fcntl(F_DUPFD_CLOEXEC): %s", strerror(errno));
+    close(descriptor);
+    return moved;
+}
+
+static void start_worker(enum crossing_target target, struct connection *worker)
+{
+    const char *program = getenv(worker_variables[target]);
+    cr_assert(program && *program,
+              "the grading machine is misconfigured: %s is not set (./grade sets it to the "
+              "program that runs %s)", worker_variables[target], worker_roles[target]);
+    /* Nothing of this process may be read or traced by a worker: not its memory, its
+     * environment or its descriptors in /proc. */
+    cr_assert(prctl(PR_SET_DUMPABLE, 0) == 0, "crossing: prctl(PR_SET_DUMPABLE): %s",
+              strerror(errno));
+    int ends[2];
+    cr_assert(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) == 0,
+              "crossing: socketpair: %s", strerror(errno));
+    int shared_memory = memfd_create("crossing", MFD_CLOEXEC);
+    cr_assert(shared_memory >= 0, "crossing: memfd_create: %s", strerror(errno));
+    worker->socket = high_descriptor(ends[0]);
+    int worker_end = high_descriptor(ends[1]);
+    worker->shared_memory = high_descriptor(shared_memory);
+
+    size_t variable_count = 0;
+    while (environ[variable_count])
+        variable_count++;
+    char **environment = calloc(variable_count + 1, sizeof *environment);
+    cr_assert(environment, "out of host memory");
+    size_t kept = 0;
+    for (size_t v = 0; v < variable_count; v++)
+        if (kept_for_worker(environ[v]))
+            environment[kept++] = environ[v];
+
+    char parent[32];
+    snprintf(parent, sizeof parent, "%ld", (long)getpid());
+    char *const arguments[] = {(char *)program, parent, NULL};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, worker_end, WIRE_SOCKET_FD);
+    posix_spawn_file_actions_adddup2(&actions, worker->shared_memory, WIRE_SHARED_MEMORY_FD);
+    int spawned = posix_spawn(&worker->pid, program, &actions, NULL, arguments, environment);
+    posix_spawn_file_actions_destroy(&actions);
+    free(environment);
+    close(worker_end);
+    cr_assert(spawned == 0, "the grading machine cannot start %s (%s): %s",
+              program, worker_roles[target], strerror(spawned));
+}
+
+static struct connection *connection_to(enum crossing_target target)
+{
+    struct connection *worker = &crossing.workers[target];
+    if (worker->pid == 0)
+        start_worker(target, worker);
+    return worker;
+}
+
+/* How the worker ended, in words, once its socket has closed. */
+static void describe_end(struct connection *worker, char *text, size_t size)
+{
+    int status = 0;
+    pid_t ended = waitpid(worker->pid, &status, 0);
+    if (ended != worker->pid)
+        snprintf(text, size, "ended (its status is unknown: %s)", strerror(errno));
+    else if (WIFSIGNALED(status))
+        snprintf(text, size, "crashed (signal %d, %s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    else
+        snprintf(text, size, "ended with exit status %d (exit, abort or quick_exit end the "
+                 "process: a function of the lab must return)", WEXITSTATUS(status));
+    worker->pid = 0;
+}
+
+static void send_all(struct connection *worker, const void *data, size_t size)
+{
+    const unsigned char *bytes = data;
+    while (size > 0) {
+        ssize_t sent = send(worker->socket, bytes, size, MSG_NOSIGNAL);
+        if (sent < 0 && errno == EINTR)
+            continue;
+        if (sent <= 0)
+            return; /* the worker has ended: the reply's reading says how */
+        bytes += sent;
+        size -= (size_t)sent;
+    }
+}
+
+static bool receive_all(struct connection *worker, void *data, size_t size)
+{
+    unsigned char *bytes = data;
+    while (size > 0) {
+        ssize_t got = recv(worker->socket, bytes, size, 0);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return false;
+        bytes += got;
+        size -= (size_t)got;
+    }
+    return true;
+}
+
+static void note_kernels(const struct wire_reply *reply)
+{
+    crossing.kernels_named &= reply->kernels_named != 0;
+    for (int k = 0; k < reply->kernel_count && k < WIRE_MAX_KERNELS; k++) {
+        char name[WIRE_KERNEL_NAME_SIZE];
+        snprintf(name, sizeof name, "%s", reply->kernels[k]);
+        bool seen = false;
+        for (int n = 0; n < crossing.kernel_count && !seen; n++)
+            seen = strcmp(crossing.kernels[n], name) == 0;
+        if (!seen && crossing.kernel_count < MAX_NOTED_KERNELS)
+            crossing.kernels[crossing.kernel_count++] = strdup(name);
+    }
+}
+
+/* Waits until this process's own device work is done: the worker must find the memory as this
+ * process left it (poisoned, refilled), and the two processes' work is in no common order. */
+static void finish_own_device_work(void)
+{
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        (void)cudaGetLastError(); /* no GPU here: only host functions cross */
+        return;
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+/* Host memory crosses with up to HOST_SLACK bytes on each side, as far as they can be read: a
+ * function that reads or writes outside its array (an off-by-one, a negative bin) meets the
+ * grader's guards there (4096 letters around a text, 64 counters around the bins), as it would
+ * in one process. */
+#define HOST_SLACK 4096
+
+/* Reads or writes the caller's memory without faulting where it cannot be (a buffer at the end
+ * of a mapping, read-only memory): returns how many bytes moved. */
+static size_t move_own_memory(void *local, void *remote, size_t bytes, bool write)
+{
+    struct iovec here = {local, bytes}, there = {remote, bytes};
+    ssize_t moved = write ? process_vm_writev(getpid(), &here, 1, &there, 1, 0)
+                          : process_vm_readv(getpid(), &here, 1, &there, 1, 0);
+    return moved > 0 ? (size_t)moved : 0;
+}
+
+/* After the call: the bytes the worker changed of a host parameter and its slack (its copy
+ * against the original kept beside it), and only those, written back. The slack of an array on
+ * this process's stack holds live frames: nothing else of it may be written. */
+static void copy_back(struct connection *worker, const struct crossing_parameter *parameter,
+                      void *pointer)
+{
+    unsigned char *caller = (unsigned char *)pointer - parameter->slack_before;
+    const unsigned char *crossed = worker->shared + parameter->offset - parameter->slack_before;
+    const unsigned char *original = worker->shared + parameter->original_offset;
+    size_t bytes = parameter->slack_before + parameter->bytes + parameter->slack_after;
+    for (size_t at = 0; at < bytes;) {
+        if (crossed[at] == original[at]) {
+            at++;
+            continue;
+        }
+        size_t end = at;
+        while (end < bytes && crossed[end] != original[end])
+            end++;
+        move_own_memory((void *)(crossed + at), caller + at, end - at, true);
+        at = end;
+    }
+}
+
+/* Sends calls to their worker and waits for its answer. A failure ends the test here. */
+static void run_calls(struct crossing_call *calls, int count, struct wire_reply *reply,
+                      double *elapsed_ms)
+{
+    enum crossing_target target = calls[0].target;
+    struct connection *worker = connection_to(target);
+    finish_own_device_work();
+    struct wire_request request = (struct wire_request){WIRE_MAGIC, (uint32_t)count, worker->shared_size,
+                                    crossing.freed_count[target], {0}};
+    if (request.freed_count != WIRE_MANY_FREED)
+        memcpy(request.freed, crossing.freed[target], request.freed_count * sizeof *request.freed);
+    crossing.freed_count[target] = 0;
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    send_all(worker, &request, sizeof request);
+    send_all(worker, calls, (size_t)count * sizeof *calls);
+    bool answered = receive_all(worker, reply, sizeof *reply);
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    worker->shared_used = 0;
+    if (elapsed_ms)
+        *elapsed_ms = (double)(end.tv_sec - start.tv_sec) * 1e3 +
+                      (double)(end.tv_nsec - start.tv_nsec) / 1e6;
+    if (!answered) {
+        char how[256];
+        describe_end(worker, how, sizeof how);
+        cr_assert_fail("%s never returned: the process running %s %s", calls[count - 1].function,
+                       worker_roles[target], how);
+    }
+    if (target == CROSSING_STUDENT)
+        note_kernels(reply);
+    reply->message[sizeof reply->message - 1] = '\0';
+    if (reply->status == WIRE_CUDA_ERROR) {
+        /* As cuda_check does in a process of its own: the message, the record, the end. */
+        fprintf(stderr, "%s\n", reply->message);
+        fflush(stderr);
+        cuda_failure_observed(reply->message);
+        exit(EXIT_FAILURE);
+    }
+    cr_assert(reply->status == WIRE_RETURNED, "the process running %s could not run %s: %s",
+              worker_roles[target], calls[0].function, reply->message);
+    for (int c = 0; c < count; c++)
+        for (int p = 0; p < calls[c].parameter_count; p++)
+            if (calls[c].copy_back[p])
+                copy_back(worker, &calls[c].parameters[p], calls[c].copy_back[p]);
+}
+
+void crossing_call_start(struct crossing_call *call, enum crossing_target target,
+                         const char *function)
+{
+    memset(call, 0, sizeof *call);
+    call->target = target;
+    snprintf(call->function, sizeof call->function, "%s", function);
+    connection_to(target);
+}
+
+static struct crossing_parameter *parameter(struct crossing_call *call, int index, int kind)
+{
+    cr_assert(index < CROSSING_MAX_PARAMETERS, "crossing: too many parameters in %s",
+              call->function);
+    if (call->parameter_count < index + 1)
+        call->parameter_count = index + 1;
+    call->parameters[index].kind = kind;
+    return &call->parameters[index];
+}
+
+/* The driver's cuMemGetAddressRange and cuPointerGetAttribute, asked for through the runtime:
+ * the graders do not link the driver library, which a machine without a GPU lacks. */
+typedef int address_range_getter(unsigned long long *base, size_t *size,
+                                 unsigned long long pointer);
+typedef int pointer_attribute_getter(void *value, int attribute, unsigned long long pointer);
+#define POINTER_ATTRIBUTE_BUFFER_ID 7 /* CU_POINTER_ATTRIBUTE_BUFFER_ID */
+
+static void *driver_function(const char *name, int version)
+{
+    void *function = NULL;
+    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &function, version, cudaEnableDefault,
+                                                &found));
+    cr_assert(found == cudaDriverEntryPointSuccess && function, "the CUDA driver has no %s", name);
+    return function;
+}
+
+static unsigned long long buffer_id_of(unsigned long long base)
+{
+    pointer_attribute_getter *attribute = driver_function("cuPointerGetAttribute", 4000);
+    unsigned long long buffer_id = 0;
+    cr_assert(attribute(&buffer_id, POINTER_ATTRIBUTE_BUFFER_ID, base) == 0,
+              "crossing: cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_BUFFER_ID) failed");
+    return buffer_id;
+}
+
+/* The graders' cudaFree (the link's --wrap, GRADER_LDFLAGS in the Makefile): the workers hear of
+ * each freed allocation with their next request. */
+cudaError_t __real_cudaFree(void *pointer);
+cudaError_t __wrap_cudaFree(void *pointer);
+cudaError_t __wrap_cudaFree(void *pointer)
+{
+    address_range_getter *address_range = driver_function("cuMemGetAddressRange", 3020);
+    unsigned long long base = 0;
+    size_t size = 0;
+    if (pointer && address_range(&base, &size, (unsigned long long)(uintptr_t)pointer) == 0) {
+        unsigned long long buffer_id = buffer_id_of(base);
+        for (int target = 0; target < CROSSING_TARGET_COUNT; target++) {
+            uint32_t *count = &crossing.freed_count[target];
+            if (*count == WIRE_MANY_FREED)
+                continue;
+            if (*count == WIRE_MAX_FREED)
+                *count = WIRE_MANY_FREED;
+            else
+                crossing.freed[target][(*count)++] = buffer_id;
+        }
+    }
+    return __real_cudaFree(pointer);
+}
+
+void crossing_put_device(struct crossing_call *call, int index, const void *pointer)
+{
+    struct crossing_parameter *crossing_parameter = parameter(call, index, CROSSING_KIND_DEVICE);
+    crossing_parameter->raw_address = (uint64_t)(uintptr_t)pointer;
+    if (!pointer)
+        return;
+    address_range_getter *address_range = driver_function("cuMemGetAddressRange", 3020);
+    unsigned long long base = 0;
+    size_t size = 0;
+    /* A pointer in no allocation (one past the end of an empty buffer, say) crosses as it is:
+     * the code under test may hold it, not use it. */
+    if (address_range(&base, &size, (unsigned long long)(uintptr_t)pointer) != 0)
+        return;
+    crossing_parameter->buffer_id = buffer_id_of(base);
+    cudaIpcMemHandle_t handle;
+    CUDA_CHECK(cudaIpcGetMemHandle(&handle, (void *)(uintptr_t)base));
+    _Static_assert(sizeof handle <= sizeof crossing_parameter->ipc_handle, "IPC handle size");
+    memcpy(crossing_parameter->ipc_handle, &handle, sizeof handle);
+    crossing_parameter->offset = (uint64_t)(uintptr_t)pointer - base;
+    crossing_parameter->in_allocation = 1;
+}
+
+void crossing_put_value(struct crossing_call *call, int index, const void *value, size_t size)
+{
+    struct crossing_parameter *crossing_parameter = parameter(call, index, CROSSING_KIND_VALUE);
+    cr_assert(size <= sizeof crossing_parameter->value, "crossing: a value of %zu bytes", size);
+    memcpy(crossing_parameter->value, value, size);
+}
+
+void crossing_put_host(struct crossing_call *call, int index, const void *pointer, uint64_t bytes)
+{
+    struct crossing_parameter *crossing_parameter = parameter(call, index, CROSSING_KIND_HOST);
+    if (!pointer) {
+        crossing_parameter->raw_address = 0;
+        return;
+    }
+    struct connection *worker = connection_to(call->target);
+    /* The worker's copy, with its slack, then the original of the same bytes. */
+    uint64_t offset = ((worker->shared_used + 63) & ~(uint64_t)63) + HOST_SLACK;
+    uint64_t original_offset = (offset + bytes + HOST_SLACK + 63) & ~(uint64_t)63;
+    uint64_t end = original_offset + bytes + 2 * HOST_SLACK;
+    if (end > worker->shared_size || worker->shared_size == 0) {
+        uint64_t size = (end + (1u << 20)) & ~(uint64_t)((1u << 20) - 1);
+        cr_assert(ftruncate(worker->shared_memory, (off_t)size) == 0,
+                  "crossing: %llu bytes of shared memory: %s", (unsigned long long)size,
+                  strerror(errno));
+        if (worker->shared)
+            munmap(worker->shared, worker->shared_size);
+        worker->shared = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+                              worker->shared_memory, 0);
+        cr_assert(worker->shared != MAP_FAILED, "crossing: mmap: %s", strerror(errno));
+        worker->shared_size = size;
+    }
+    const unsigned char *start = pointer;
+    memcpy(worker->shared + offset, start, bytes);
+    crossing_parameter->slack_before = move_own_memory(worker->shared + offset - HOST_SLACK,
+                                                       (void *)(start - HOST_SLACK), HOST_SLACK,
+                                                       false) == HOST_SLACK ? HOST_SLACK : 0;
+    crossing_parameter->slack_after = move_own_memory(worker->shared + offset + bytes,
+                                                      (void *)(start + bytes), HOST_SLACK, false);
+    memcpy(worker->shared + original_offset,
+           worker->shared + offset - crossing_parameter->slack_before,
+           crossing_parameter->slack_before + bytes + crossing_parameter->slack_after);
+    crossing_parameter->original_offset = original_offset;
+    worker->shared_used = end;
+    crossing_parameter->raw_address = (uint64_t)(uintptr_t)pointer;
+    crossing_parameter->offset = offset;
+    crossing_parameter->bytes = bytes;
+    call->copy_back[index] = (void *)pointer;
+}
+
+void crossing_call_end(struct crossing_call *call, void *result, size_t result_size)
+{
+    /* A call that returns a value runs at once, even while a batch is being made (a reference
+     * asked for its chosen parameter, say): the batch's clock starts only when it is sent. */
+    if (crossing.batching && result_size == 0) {
+        cr_assert(crossing.pending_count < WIRE_MAX_CALLS, "crossing: a batch of more than %d calls",
+                  WIRE_MAX_CALLS);
+        cr_assert(crossing.pending_count == 0 || crossing.pending[0].target == call->target,
+                  "crossing: a batch goes to one worker");
+        crossing.pending[crossing.pending_count++] = *call;
+        return;
+    }
+    struct wire_reply reply;
+    run_calls(call, 1, &reply, NULL);
+    if (result_size)
+        memcpy(result, reply.result, result_size);
+}
+
+void crossing_batch_begin(void)
+{
+    crossing.batching = true;
+    crossing.pending_count = 0;
+}
+
+double crossing_batch_run(void)
+{
+    crossing.batching = false;
+    cr_assert(crossing.pending_count > 0, "crossing: an empty batch");
+    struct wire_reply reply;
+    double elapsed_ms = 0.0;
+    run_calls(crossing.pending, crossing.pending_count, &reply, &elapsed_ms);
+    crossing.pending_count = 0;
+    return elapsed_ms;
+}
+
+int crossing_launched_kernels(const char *const **names, bool *names_known)
+{
+    *names = (const char *const *)crossing.kernels;
+    *names_known = crossing.kernels_named;
+    return crossing.kernel_count;
+}
