@@ -81,7 +81,8 @@ COMMON_OBJECTS := $(COMMON:%=build/common/%.o)
 # The harness writes the grading record that the results model reads (grader/results/records.c),
 # and hands every call of the code under test to a worker (grader/crossing/crossing.h).
 HARNESS_OBJECTS := $(patsubst grader/harness/%.c,build/harness/%.o,$(wildcard grader/harness/*.c)) \
-                   build/results/records.o build/crossing/proxy.o build/crossing/baselines/baseline-proxies.o
+                   build/results/records.o build/crossing/proxy.o build/crossing/wire.o \
+                   build/crossing/baselines/baseline-proxies.o
 # A grader links the baselines' proxies in place of CUB's code, which runs in a worker.
 GRADER_COMMON_OBJECTS := $(filter-out build/common/cub_histogram.o,$(COMMON_OBJECTS))
 # grader/variants/<lab>/<name>.sed -> <lab>/<name>, graded from build/variant/<name>/<lab>/grader
@@ -180,7 +181,8 @@ build/crossing/$(1)/%.o: grader/crossing/crossings.c grader/$(1)/crossings.h gra
 	  '-DCROSSING_DECLARATIONS="../../build/generated/reference/$(1).h"' -c $$< -o $$@
 
 # The references' worker of a lab: the references its grader compares with, and the baselines.
-build/reference/$(1)/worker: build/crossing/worker.o $(REFERENCES_$(1):%=build/crossing/%/reference-thunks.o) \
+build/reference/$(1)/worker: build/crossing/worker.o build/crossing/wire.o \
+                             $(REFERENCES_$(1):%=build/crossing/%/reference-thunks.o) \
                              $(REFERENCES_$(1):%=build/reference/%.o) build/crossing/baselines/baseline-thunks.o \
                              build/crossing/baselines.o $(COMMON_OBJECTS)
 	@mkdir -p $$(@D)
@@ -297,7 +299,7 @@ build/$(2)/$(1)/demo: build/$(2)/$(1)/demo.o build/$(2)/$(1)/$(call short,$(1)).
 	$$(NVCC) $$^ -o $$@
 
 # The code under test is not in the grader: it runs in the worker, the references in theirs.
-build/$(2)/$(1)/worker: build/crossing/worker.o build/crossing/$(1)/student-thunks.o \
+build/$(2)/$(1)/worker: build/crossing/worker.o build/crossing/wire.o build/crossing/$(1)/student-thunks.o \
                         build/$(2)/$(1)/$(call short,$(1)).o $(COMMON_OBJECTS)
 	$$(NVCC) $$(WORKER_LDFLAGS) $$^ -o $$@
 

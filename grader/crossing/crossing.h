@@ -17,7 +17,7 @@
  *     (VALUE, type, 0)        an integer, a float, or a pointer the worker gave (opaque)
  *     (HOST_IN, type, count)  host memory read: count elements (count may name a0 .. a4)
  *     (HOST_OUT, type, count) host memory written: count elements
- * (host memory crosses both ways, with a few bytes on each side: proxy.c says why)
+ * (host memory crosses both ways, with the guards around it: crossing_guarded_host_block)
  * grader/crossing/crossings.c turns the list into proxies (in a grader) or into the worker's
  * table of calls, for the student's functions or the references' (reference_<name>).
  *
@@ -51,8 +51,7 @@ struct crossing_parameter {
                                      reused there (a freed allocation's handle may be) */
     uint64_t offset;              /* DEVICE: from the allocation's start; HOST: in shared memory */
     uint64_t bytes;               /* HOST: how many */
-    uint64_t slack_before, slack_after; /* HOST: the caller's bytes around them, crossed too */
-    uint64_t original_offset;     /* HOST, for the proxy: the bytes as they were, to compare */
+    uint64_t slack_before, slack_after; /* HOST: the guarded block's bytes around them */
     uint64_t raw_address;         /* DEVICE: the caller's own pointer, when no allocation holds
                                      it (NULL, or past the end of an empty one) */
     int in_allocation;
@@ -62,8 +61,10 @@ struct crossing_call {
     char function[CROSSING_NAME_SIZE];
     int parameter_count;
     struct crossing_parameter parameters[CROSSING_MAX_PARAMETERS];
-    /* In the proxy only: where each host parameter is copied back to. */
+    /* In the proxy only: where each host parameter is copied back to, and its bytes (with its
+     * block's) as they were before the call, to see what the worker changed. */
     void *copy_back[CROSSING_MAX_PARAMETERS];
+    unsigned char *original[CROSSING_MAX_PARAMETERS];
     enum crossing_target target;
 };
 
@@ -75,6 +76,13 @@ void crossing_put_device(struct crossing_call *call, int index, const void *poin
 void crossing_put_value(struct crossing_call *call, int index, const void *value, size_t size);
 /* Host memory crosses both ways: what the worker changed is written back after the call. */
 void crossing_put_host(struct crossing_call *call, int index, const void *pointer, uint64_t bytes);
+
+/* A block of the grader's host memory that holds a parameter and the guards around it: a host
+ * parameter inside it crosses with the whole block, so that an index out of range reads and
+ * writes the guards, as it would in one process, and never anything else of the grader's. A
+ * host parameter in no such block crosses alone. Forget the block before freeing it. */
+void crossing_guarded_host_block(const void *start, uint64_t bytes);
+void crossing_forget_host_block(const void *start);
 /* Runs the call (or, inside a batch, queues it) and copies its result into result. A call that
  * fails in the worker (a CUDA error, the process ended) fails the test, saying so. */
 void crossing_call_end(struct crossing_call *call, void *result, size_t result_size);

@@ -4,6 +4,8 @@
 
 #include "crossing.h"
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The worker's ends: fixed descriptors, set up by the proxy when it starts the worker. */
@@ -37,6 +39,7 @@ enum wire_status {
     WIRE_RETURNED,     /* every call returned and the device is idle */
     WIRE_CUDA_ERROR,   /* message: the CUDA call that failed and CUDA's message */
     WIRE_BAD_REQUEST,  /* message: what the worker could not do (an unknown function, say) */
+    WIRE_MACHINE_PROBLEM, /* message: why this machine cannot run the code under test safely */
 };
 
 struct wire_reply {
@@ -47,5 +50,9 @@ struct wire_reply {
     int32_t kernels_named;                      /* 0: the driver could not name them */
     char kernels[WIRE_MAX_KERNELS][WIRE_KERNEL_NAME_SIZE];
 };
+
+/* The whole of size bytes, or false when the other end has gone. */
+bool wire_send(int socket, const void *data, size_t size);
+bool wire_receive(int socket, void *data, size_t size);
 
 #endif

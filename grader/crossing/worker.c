@@ -59,17 +59,8 @@ static struct {
 
 static void send_reply(void)
 {
-    const unsigned char *bytes = (const unsigned char *)&worker.reply;
-    size_t size = sizeof worker.reply;
-    while (size > 0) {
-        ssize_t sent = send(WIRE_SOCKET_FD, bytes, size, MSG_NOSIGNAL);
-        if (sent < 0 && errno == EINTR)
-            continue;
-        if (sent <= 0)
-            exit(EXIT_FAILURE); /* the test process is gone */
-        bytes += sent;
-        size -= (size_t)sent;
-    }
+    if (!wire_send(WIRE_SOCKET_FD, &worker.reply, sizeof worker.reply))
+        exit(EXIT_FAILURE); /* the test process is gone */
     worker.answered = true;
 }
 
@@ -262,21 +253,6 @@ static const struct crossing_entry *entry_named(const char *function)
         if (strcmp(entry->function, function) == 0)
             return entry;
     return NULL;
-}
-
-static bool receive_all(void *data, size_t size)
-{
-    unsigned char *bytes = data;
-    while (size > 0) {
-        ssize_t got = recv(WIRE_SOCKET_FD, bytes, size, 0);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return false;
-        bytes += got;
-        size -= (size_t)got;
-    }
-    return true;
 }
 
 /* Runs one request's calls back to back, then waits for the device. */
@@ -481,17 +457,21 @@ int main(int argc, char **argv)
     (void)cudaGetLastError();
     const char *not_restricted = give_up_system_calls();
     struct wire_request request;
-    while (receive_all(&request, sizeof request)) {
+    while (wire_receive(WIRE_SOCKET_FD, &request, sizeof request)) {
         if (request.magic != WIRE_MAGIC || request.call_count == 0 ||
             request.call_count > WIRE_MAX_CALLS) {
             refuse("a malformed request%s", "");
             return 1;
         }
-        if (!receive_all(worker.calls, request.call_count * sizeof *worker.calls))
+        if (!wire_receive(WIRE_SOCKET_FD, worker.calls, request.call_count * sizeof *worker.calls))
             return 0;
         if (not_restricted) {
-            refuse("the grading machine cannot restrict the process that runs the code under "
-                   "test (seccomp: %s)", not_restricted);
+            memset(&worker.reply, 0, sizeof worker.reply);
+            worker.reply.status = WIRE_MACHINE_PROBLEM;
+            snprintf(worker.reply.message, sizeof worker.reply.message,
+                     "cannot restrict the process that runs the code under test (seccomp: %s)",
+                     not_restricted);
+            send_reply();
             continue;
         }
         serve(&request);

@@ -3,6 +3,7 @@
 #include "bandwidth.h"
 #include "baselines.h"
 #include "compare.h"
+#include "crossing.h"
 #include "cuda_check.h"
 #include "device.h"
 #include "grading.h"
@@ -245,7 +246,12 @@ static void check_host_case(const char *function_name, host_histogram_function *
     for (int c = 0; c < HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS; c++)
         all[c] = BIN_GUARD_VALUE;
     memset(all + BIN_GUARD_COUNTERS, POISON_BYTE, HISTOGRAM_BINS * sizeof *all);
+    /* The function runs in its worker: the guards cross with the text and the bins. */
+    crossing_guarded_host_block(guarded, length + TEXT_GUARD_BYTES);
+    crossing_guarded_host_block(all, (HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS) * sizeof *all);
     function(guarded, length, all + BIN_GUARD_COUNTERS);
+    crossing_forget_host_block(guarded);
+    crossing_forget_host_block(all);
     memcpy(got, all + BIN_GUARD_COUNTERS, sizeof got);
     bool unchanged = memcmp(guarded, text, length) == 0;
     char problem[512];

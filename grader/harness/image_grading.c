@@ -2,6 +2,7 @@
 
 #include "bandwidth.h"
 #include "baselines.h"
+#include "crossing.h"
 #include "cuda_check.h"
 #include "device.h"
 #include "grading.h"
@@ -528,7 +529,12 @@ static void check_host_case(const char *function_name, host_small_image_histogra
     memcpy(layout, image.layout, image.total);
     unsigned long long all[SMALL_BINS + 2 * BIN_GUARD_COUNTERS];
     poison_bins(all, SMALL_BINS);
+    /* The function runs in its worker: the guards cross with the image and the bins. */
+    crossing_guarded_host_block(layout, image.total);
+    crossing_guarded_host_block(all, sizeof all);
     function((const uint32_t *)(layout + image.lead), count, all + BIN_GUARD_COUNTERS);
+    crossing_forget_host_block(layout);
+    crossing_forget_host_block(all);
     memcpy(results[0], all + BIN_GUARD_COUNTERS, SMALL_BINS * sizeof *all);
     bool unchanged = memcmp(layout, image.layout, image.total) == 0;
     char problem[512], where[512];
