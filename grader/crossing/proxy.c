@@ -230,6 +230,10 @@ static void run_calls(struct crossing_call *calls, int count, struct wire_reply 
     if (request.freed_count != WIRE_MANY_FREED)
         memcpy(request.freed, crossing.freed[target], request.freed_count * sizeof *request.freed);
     crossing.freed_count[target] = 0;
+    /* The student's worker is stopped between its requests (below): no thread of it can read
+     * the next inputs or keep the GPU busy while the grader works or times another contender. */
+    if (target == CROSSING_STUDENT)
+        kill(worker->pid, SIGCONT);
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
     /* A worker that has ended takes nothing: the reply's reading says how it ended. */
@@ -247,8 +251,10 @@ static void run_calls(struct crossing_call *calls, int count, struct wire_reply 
         cr_assert_fail("%s never returned: the process running %s %s", calls[count - 1].function,
                        worker_roles[target], how);
     }
-    if (target == CROSSING_STUDENT)
+    if (target == CROSSING_STUDENT) {
+        kill(worker->pid, SIGSTOP);
         note_kernels(reply);
+    }
     reply->message[sizeof reply->message - 1] = '\0';
     if (reply->status == WIRE_CUDA_ERROR) {
         /* As cuda_check does in a process of its own: the message, the record, the end. */
