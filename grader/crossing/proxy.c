@@ -51,6 +51,7 @@ struct host_block {
 
 struct connection {
     pid_t pid; /* 0: not started */
+    int ended_status; /* waitpid's status, once it has ended; -1 before */
     int socket;
     int shared_memory;
     unsigned char *shared;
@@ -64,12 +65,11 @@ static struct {
     struct crossing_call pending[WIRE_MAX_CALLS];
     char *kernels[MAX_NOTED_KERNELS];
     int kernel_count;
-    bool kernels_named;
     struct host_block guarded[MAX_GUARDED_BLOCKS];
     /* Freed since the last request to each worker (cudaFree, wrapped below). */
     uint32_t freed_count[CROSSING_TARGET_COUNT];
     uint64_t freed[CROSSING_TARGET_COUNT][WIRE_MAX_FREED];
-} crossing = {.kernels_named = true};
+} crossing;
 
 /* Variables a worker keeps: what CUDA, the driver and the loader read; nothing of the grading. */
 static bool kept_for_worker(const char *entry)
@@ -101,6 +101,16 @@ static void machine_problem(const char *format, const char *detail, const char *
     cr_skip_test("%s", reason);
 }
 
+/* Stops the student's worker and waits until it is stopped: from here to its next request no
+ * thread of it runs, whatever the scheduler's delays. */
+static void stop_worker(struct connection *worker)
+{
+    int status = 0;
+    if (kill(worker->pid, SIGSTOP) == 0 && waitpid(worker->pid, &status, WUNTRACED) == worker->pid &&
+        !WIFSTOPPED(status))
+        worker->ended_status = status;
+}
+
 static void start_worker(enum crossing_target target, struct connection *worker)
 {
     const char *program = getenv(worker_variables[target]);
@@ -116,8 +126,11 @@ static void start_worker(enum crossing_target target, struct connection *worker)
     int ends[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
         machine_problem("cannot make a socket to %s: %s", worker_roles[target], strerror(errno));
-    int shared_memory = memfd_create("crossing", MFD_CLOEXEC);
-    if (shared_memory < 0)
+    /* Sealed so that it cannot shrink (a worker that shrank it would make this process fault
+     * reading it) and takes no further seal (one against growing would stop this process). */
+    int shared_memory = memfd_create("crossing", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (shared_memory < 0 ||
+        fcntl(shared_memory, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL) != 0)
         machine_problem("cannot make memory shared with %s: %s", worker_roles[target],
                         strerror(errno));
     worker->socket = high_descriptor(ends[0]);
@@ -148,6 +161,17 @@ static void start_worker(enum crossing_target target, struct connection *worker)
     if (spawned != 0)
         machine_problem("the grading machine cannot start the program that runs %s: %s",
                         worker_roles[target], strerror(spawned));
+    /* Its first answer, before any call: whether it could be restricted. */
+    struct wire_reply hello;
+    if (!wire_receive(worker->socket, &hello, sizeof hello))
+        machine_problem("the program that runs %s ended as it started%s", worker_roles[target],
+                        "");
+    hello.message[sizeof hello.message - 1] = '\0';
+    if (hello.status != WIRE_RETURNED)
+        machine_problem("%s: %s", worker_roles[target], hello.message);
+    worker->ended_status = -1;
+    if (target == CROSSING_STUDENT)
+        stop_worker(worker); /* until its first request (run_calls says why) */
 }
 
 static struct connection *connection_to(enum crossing_target target)
@@ -161,8 +185,13 @@ static struct connection *connection_to(enum crossing_target target)
 /* How the worker ended, in words, once its socket has closed. */
 static void describe_end(struct connection *worker, char *text, size_t size)
 {
-    int status = 0;
-    pid_t ended = waitpid(worker->pid, &status, 0);
+    int status = worker->ended_status;
+    pid_t ended = worker->pid;
+    if (status == -1) {
+        /* Resumed first if stopped, so that a signal sent to it while stopped takes effect. */
+        kill(worker->pid, SIGCONT);
+        ended = waitpid(worker->pid, &status, 0);
+    }
     if (ended != worker->pid)
         snprintf(text, size, "ended (its status is unknown: %s)", strerror(errno));
     else if (WIFSIGNALED(status))
@@ -174,9 +203,21 @@ static void describe_end(struct connection *worker, char *text, size_t size)
     worker->pid = 0;
 }
 
+/* Whether this process's CUDA driver can name a kernel (CUDA 12.3 and later): the workers run
+ * on the same driver, and the student's is not asked. */
+static bool driver_names_kernels(void)
+{
+    void *getter = NULL;
+    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    bool named = cudaGetDriverEntryPointByVersion("cuKernelGetName", &getter, 12030,
+                                                  cudaEnableDefault, &found) == cudaSuccess &&
+                 found == cudaDriverEntryPointSuccess && getter;
+    (void)cudaGetLastError();
+    return named;
+}
+
 static void note_kernels(const struct wire_reply *reply)
 {
-    crossing.kernels_named &= reply->kernels_named != 0;
     for (int k = 0; k < reply->kernel_count && k < WIRE_MAX_KERNELS; k++) {
         char name[WIRE_KERNEL_NAME_SIZE];
         memcpy(name, reply->kernels[k], sizeof name);
@@ -252,7 +293,7 @@ static void run_calls(struct crossing_call *calls, int count, struct wire_reply 
                        worker_roles[target], how);
     }
     if (target == CROSSING_STUDENT) {
-        kill(worker->pid, SIGSTOP);
+        stop_worker(worker);
         note_kernels(reply);
     }
     reply->message[sizeof reply->message - 1] = '\0';
@@ -263,8 +304,6 @@ static void run_calls(struct crossing_call *calls, int count, struct wire_reply 
         cuda_failure_observed(reply->message);
         exit(EXIT_FAILURE);
     }
-    if (reply->status == WIRE_MACHINE_PROBLEM)
-        machine_problem("%s: %s", worker_roles[target], reply->message);
     cr_assert(reply->status == WIRE_RETURNED, "the process running %s could not run %s: %s",
               worker_roles[target], calls[0].function, reply->message);
     for (int c = 0; c < count; c++)
@@ -479,6 +518,6 @@ double crossing_batch_run(void)
 int crossing_launched_kernels(const char *const **names, bool *names_known)
 {
     *names = (const char *const *)crossing.kernels;
-    *names_known = crossing.kernels_named;
+    *names_known = driver_names_kernels();
     return crossing.kernel_count;
 }

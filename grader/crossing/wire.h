@@ -39,7 +39,8 @@ enum wire_status {
     WIRE_RETURNED,     /* every call returned and the device is idle */
     WIRE_CUDA_ERROR,   /* message: the CUDA call that failed and CUDA's message */
     WIRE_BAD_REQUEST,  /* message: what the worker could not do (an unknown function, say) */
-    WIRE_MACHINE_PROBLEM, /* message: why this machine cannot run the code under test safely */
+    WIRE_MACHINE_PROBLEM, /* the first answer only, before any call: why this machine cannot
+                             run the code under test safely */
 };
 
 struct wire_reply {
@@ -47,7 +48,8 @@ struct wire_reply {
     char message[WIRE_MESSAGE_SIZE];
     unsigned char result[CROSSING_RESULT_SIZE]; /* the last call's result */
     int32_t kernel_count;                       /* the kernels launched during the request */
-    int32_t kernels_named;                      /* 0: the driver could not name them */
+    int32_t kernels_named;                      /* 0: the driver could not name them (the
+                                                   test process asks its own driver instead) */
     char kernels[WIRE_MAX_KERNELS][WIRE_KERNEL_NAME_SIZE];
 };
 

@@ -29,6 +29,7 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <linux/capability.h>
 #include <sched.h>
 #include <ucontext.h>
 #endif
@@ -326,87 +327,126 @@ static void refused_system_call(int signal, siginfo_t *info, void *context)
 }
 #endif
 
-/* Gives up, for the rest of the process, the system calls that would reach beyond its calls:
- * writing or making files, starting processes or programs, signalling or tracing another
- * process, and the kernel interfaces that do such things on its behalf. What CUDA needs (its
- * device files are already open, its threads may still be made) stays. */
+/* Gives up, for the rest of the process, what would reach beyond its calls: its capabilities
+ * (root's CAP_SYS_PTRACE would read the test process's memory through /proc), being traced or
+ * read, and the system calls that write or make files, start processes or programs, signal,
+ * trace or reschedule another process, reach the network, or do such things on its behalf. What CUDA needs (its
+ * device files are already open, its threads may still be made) stays. Returns NULL, or why
+ * the process could not be restricted. */
 static const char *give_up_system_calls(void)
 {
+    prctl(PR_SET_DUMPABLE, 0);
+    for (int capability = 0; capability <= CAP_LAST_CAP; capability++)
+        prctl(PR_CAPBSET_DROP, capability, 0, 0, 0); /* refused without CAP_SETPCAP: no matter */
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct none[_LINUX_CAPABILITY_U32S_3] = {{0, 0, 0}};
+    if (syscall(SYS_capset, &header, none) != 0)
+        return strerror(errno);
 #if defined(__x86_64__)
     static const int refused[] = {
         SYS_ptrace, SYS_process_vm_readv, SYS_process_vm_writev, SYS_tkill,
-        SYS_rt_tgsigqueueinfo, SYS_pidfd_open, SYS_pidfd_send_signal, SYS_pidfd_getfd,
-        SYS_execve, SYS_execveat, SYS_fork, SYS_vfork, SYS_creat, SYS_truncate,
-        SYS_rename, SYS_renameat, SYS_renameat2, SYS_unlink, SYS_unlinkat, SYS_link,
-        SYS_linkat, SYS_symlink, SYS_symlinkat, SYS_mkdir, SYS_mkdirat, SYS_rmdir, SYS_chmod,
-        SYS_fchmodat, SYS_chown, SYS_lchown, SYS_fchownat, SYS_mknod, SYS_mknodat,
-        SYS_io_uring_setup, SYS_io_uring_enter, SYS_io_uring_register, SYS_name_to_handle_at,
+        SYS_rt_sigqueueinfo, SYS_rt_tgsigqueueinfo, SYS_pidfd_open, SYS_pidfd_send_signal,
+        SYS_pidfd_getfd, SYS_kcmp, SYS_execve, SYS_execveat, SYS_fork, SYS_vfork,
+        SYS_creat, SYS_truncate, SYS_rename, SYS_renameat, SYS_renameat2, SYS_unlink,
+        SYS_unlinkat, SYS_link, SYS_linkat, SYS_symlink, SYS_symlinkat, SYS_mkdir, SYS_mkdirat,
+        SYS_rmdir, SYS_mknod, SYS_mknodat, SYS_chmod, SYS_fchmod, SYS_fchmodat, SYS_chown,
+        SYS_fchown, SYS_lchown, SYS_fchownat, SYS_utime, SYS_utimes, SYS_utimensat,
+        SYS_futimesat, SYS_setxattr, SYS_lsetxattr, SYS_fsetxattr, SYS_removexattr,
+        SYS_lremovexattr, SYS_fremovexattr, SYS_bind, SYS_connect, SYS_io_uring_setup,
+        SYS_io_uring_enter, SYS_io_uring_register, SYS_name_to_handle_at,
         SYS_open_by_handle_at, SYS_mount, SYS_umount2, SYS_pivot_root, SYS_chroot, SYS_setns,
-        SYS_unshare, SYS_bpf, SYS_perf_event_open, SYS_userfaultfd, SYS_connect,
+        SYS_unshare, SYS_open_tree, SYS_move_mount, SYS_fsopen, SYS_fsconfig, SYS_fsmount,
+        SYS_fspick, SYS_mount_setattr, SYS_bpf, SYS_perf_event_open, SYS_userfaultfd,
+        SYS_process_madvise, SYS_setrlimit, SYS_ioprio_set, SYS_capset,
     };
-    enum { REFUSED = sizeof refused / sizeof *refused };
+    /* Calls that act on the process their first argument names: this one only (for kill, 0
+     * names the process group: refused). */
+    static const int on_own_process[] = {SYS_kill, SYS_tgkill};
+    static const int on_own_process_or_zero[] = {SYS_sched_setscheduler, SYS_sched_setparam,
+                                                 SYS_sched_setattr, SYS_sched_setaffinity,
+                                                 SYS_prlimit64};
+    enum {
+        REFUSED = sizeof refused / sizeof *refused,
+        OWN = sizeof on_own_process / sizeof *on_own_process,
+        OWN_OR_ZERO = sizeof on_own_process_or_zero / sizeof *on_own_process_or_zero,
+    };
     /* Opening for writing: O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND. */
     const unsigned int writing = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND;
     const unsigned int own_pid = (unsigned int)getpid();
-    struct sock_filter program[REFUSED + 32];
+
+    /* The program is written with jumps to labels, filled in at the end. */
+    enum label { NEXT, ALLOW, REFUSE, NO_SUCH_CALL, OWN_PID, OWN_PID_OR_ZERO, WHO_ZERO,
+                 SOCKET_DOMAIN, OPEN_FLAGS, OPENAT_FLAGS, CLONE_FLAGS, LABELS };
+    struct sock_filter program[REFUSED + OWN + OWN_OR_ZERO + 48];
+    enum label jump_true[sizeof program / sizeof *program], jump_false[sizeof program / sizeof *program];
+    unsigned int at[LABELS] = {0};
     unsigned int n = 0;
-#define LOAD(field) program[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, field)
+#define STATEMENT(code, k) (jump_true[n] = jump_false[n] = NEXT, \
+                            program[n++] = (struct sock_filter)BPF_STMT(code, k))
+#define LOAD(field) STATEMENT(BPF_LD | BPF_W | BPF_ABS, field)
+#define RETURN(value) STATEMENT(BPF_RET | BPF_K, value)
 #define JUMP(test, value, yes, no)                                                            \
-    program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | test | BPF_K, value, yes, no)
-#define RETURN(value) program[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, value)
+    (jump_true[n] = (yes), jump_false[n] = (no),                                              \
+     program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | (test) | BPF_K, value, 0, 0))
 #define ARGUMENT(i) (offsetof(struct seccomp_data, args) + 8 * (i))
-    /* Where each group of checks jumps: filled in once the program's length is known. */
+#define HERE(label) (at[label] = n)
     LOAD(offsetof(struct seccomp_data, arch));
-    JUMP(BPF_JEQ, AUDIT_ARCH_X86_64, 1, 0);
-    RETURN(SECCOMP_RET_KILL_PROCESS);
+    JUMP(BPF_JEQ, AUDIT_ARCH_X86_64, NEXT, REFUSE);
     LOAD(offsetof(struct seccomp_data, nr));
-    unsigned int first_refusal = n;
-    JUMP(BPF_JGE, 0x40000000u, 0, 0); /* the x32 system calls */
+    JUMP(BPF_JGE, 0x40000000u, REFUSE, NEXT); /* the x32 system calls */
     for (unsigned int r = 0; r < REFUSED; r++)
-        JUMP(BPF_JEQ, (unsigned int)refused[r], 0, 0);
-    unsigned int last_refusal = n;
-    JUMP(BPF_JEQ, SYS_clone3, 0, 1);
-    RETURN(SECCOMP_RET_ERRNO | ENOSYS); /* glibc then uses clone, whose flags can be read */
-    JUMP(BPF_JEQ, SYS_openat2, 0, 1);
-    RETURN(SECCOMP_RET_ERRNO | ENOSYS);
-    JUMP(BPF_JEQ, SYS_open, 0, 2);
+        JUMP(BPF_JEQ, (unsigned int)refused[r], REFUSE, NEXT);
+    for (unsigned int c = 0; c < OWN; c++)
+        JUMP(BPF_JEQ, (unsigned int)on_own_process[c], OWN_PID, NEXT);
+    for (unsigned int c = 0; c < OWN_OR_ZERO; c++)
+        JUMP(BPF_JEQ, (unsigned int)on_own_process_or_zero[c], OWN_PID_OR_ZERO, NEXT);
+    JUMP(BPF_JEQ, SYS_setpriority, WHO_ZERO, NEXT);
+    JUMP(BPF_JEQ, SYS_socket, SOCKET_DOMAIN, NEXT);
+    JUMP(BPF_JEQ, SYS_open, OPEN_FLAGS, NEXT);
+    JUMP(BPF_JEQ, SYS_openat, OPENAT_FLAGS, NEXT);
+    JUMP(BPF_JEQ, SYS_clone, CLONE_FLAGS, NEXT);
+    JUMP(BPF_JEQ, SYS_clone3, NO_SUCH_CALL, NEXT);
+    JUMP(BPF_JEQ, SYS_openat2, NO_SUCH_CALL, ALLOW);
+    HERE(NO_SUCH_CALL); /* clone3 and openat2 hide their flags in memory: glibc then falls */
+    RETURN(SECCOMP_RET_ERRNO | ENOSYS); /* back to clone and openat, whose flags are seen */
+    HERE(OPEN_FLAGS);
     LOAD(ARGUMENT(1));
-    JUMP(BPF_JSET, writing, 0, 0); /* -> refuse */
-    unsigned int open_check = n - 1;
-    LOAD(offsetof(struct seccomp_data, nr));
-    JUMP(BPF_JEQ, SYS_openat, 0, 2);
+    JUMP(BPF_JSET, writing, REFUSE, ALLOW);
+    HERE(OPENAT_FLAGS);
     LOAD(ARGUMENT(2));
-    JUMP(BPF_JSET, writing, 0, 0);
-    unsigned int openat_check = n - 1;
-    LOAD(offsetof(struct seccomp_data, nr));
-    JUMP(BPF_JEQ, SYS_clone, 0, 2); /* a thread, yes; a process, no */
+    JUMP(BPF_JSET, writing, REFUSE, ALLOW);
+    HERE(CLONE_FLAGS); /* a thread, yes; a process, no */
     LOAD(ARGUMENT(0));
-    JUMP(BPF_JSET, CLONE_THREAD, 0, 0);
-    unsigned int clone_check = n - 1;
-    LOAD(offsetof(struct seccomp_data, nr));
-    JUMP(BPF_JEQ, SYS_kill, 1, 0); /* signals to this process only */
-    JUMP(BPF_JEQ, SYS_tgkill, 0, 2);
+    JUMP(BPF_JSET, CLONE_THREAD, ALLOW, REFUSE);
+    HERE(OWN_PID_OR_ZERO);
     LOAD(ARGUMENT(0));
-    JUMP(BPF_JEQ, own_pid, 0, 0);
-    unsigned int signal_check = n - 1;
-    unsigned int allow = n;
+    JUMP(BPF_JEQ, 0, ALLOW, OWN_PID);
+    HERE(OWN_PID);
+    LOAD(ARGUMENT(0));
+    JUMP(BPF_JEQ, own_pid, ALLOW, REFUSE);
+    HERE(WHO_ZERO);
+    LOAD(ARGUMENT(1));
+    JUMP(BPF_JEQ, 0, ALLOW, REFUSE);
+    HERE(SOCKET_DOMAIN); /* local sockets only: no network */
+    LOAD(ARGUMENT(0));
+    JUMP(BPF_JEQ, AF_UNIX, ALLOW, REFUSE);
+    HERE(ALLOW);
     RETURN(SECCOMP_RET_ALLOW);
-    unsigned int refuse_at = n;
+    HERE(REFUSE);
     RETURN(SECCOMP_RET_TRAP);
-    for (unsigned int j = first_refusal; j < last_refusal; j++)
-        program[j].jt = (unsigned char)(refuse_at - j - 1);
-    program[open_check].jt = (unsigned char)(refuse_at - open_check - 1);
-    program[open_check].jf = (unsigned char)(allow - open_check - 1);
-    program[openat_check].jt = (unsigned char)(refuse_at - openat_check - 1);
-    program[openat_check].jf = (unsigned char)(allow - openat_check - 1);
-    program[clone_check].jt = (unsigned char)(allow - clone_check - 1);
-    program[clone_check].jf = (unsigned char)(refuse_at - clone_check - 1);
-    program[signal_check].jt = (unsigned char)(allow - signal_check - 1);
-    program[signal_check].jf = (unsigned char)(refuse_at - signal_check - 1);
+    for (unsigned int i = 0; i < n; i++) {
+        if (BPF_CLASS(program[i].code) != BPF_JMP)
+            continue;
+        program[i].jt = (unsigned char)(jump_true[i] == NEXT ? 0 : at[jump_true[i]] - i - 1);
+        program[i].jf = (unsigned char)(jump_false[i] == NEXT ? 0 : at[jump_false[i]] - i - 1);
+    }
+#undef STATEMENT
 #undef LOAD
-#undef JUMP
 #undef RETURN
+#undef JUMP
 #undef ARGUMENT
+#undef HERE
     struct sock_fprog filter = {(unsigned short)n, program};
     struct sigaction on_refusal = {.sa_sigaction = refused_system_call, .sa_flags = SA_SIGINFO};
     if (sigaction(SIGSYS, &on_refusal, NULL) != 0)
@@ -455,7 +495,16 @@ int main(int argc, char **argv)
         (void)cudaDeviceSynchronize();
     }
     (void)cudaGetLastError();
+    /* The first answer, before any call: whether this process could be restricted. Later
+     * answers come after code under test has run, and say nothing of the machine. */
     const char *not_restricted = give_up_system_calls();
+    worker.reply.status = not_restricted ? WIRE_MACHINE_PROBLEM : WIRE_RETURNED;
+    if (not_restricted)
+        snprintf(worker.reply.message, sizeof worker.reply.message,
+                 "cannot restrict the process that runs the code under test: %s", not_restricted);
+    send_reply();
+    if (not_restricted)
+        return 1;
     struct wire_request request;
     while (wire_receive(WIRE_SOCKET_FD, &request, sizeof request)) {
         if (request.magic != WIRE_MAGIC || request.call_count == 0 ||
@@ -465,15 +514,6 @@ int main(int argc, char **argv)
         }
         if (!wire_receive(WIRE_SOCKET_FD, worker.calls, request.call_count * sizeof *worker.calls))
             return 0;
-        if (not_restricted) {
-            memset(&worker.reply, 0, sizeof worker.reply);
-            worker.reply.status = WIRE_MACHINE_PROBLEM;
-            snprintf(worker.reply.message, sizeof worker.reply.message,
-                     "cannot restrict the process that runs the code under test (seccomp: %s)",
-                     not_restricted);
-            send_reply();
-            continue;
-        }
         serve(&request);
     }
     return 0;
