@@ -49,9 +49,15 @@ struct host_block {
     uint64_t bytes;
 };
 
+#define MAX_HANDED 1024
+
 struct connection {
     pid_t pid; /* 0: not started */
     int ended_status; /* waitpid's status, once it has ended; -1 before */
+    /* The device allocations (buffer ids) handed to it: it maps them until told they are
+     * freed, which it must be before they are (cudaFree, wrapped below). */
+    uint64_t handed[MAX_HANDED];
+    int handed_count;
     int socket;
     int shared_memory;
     unsigned char *shared;
@@ -66,9 +72,6 @@ static struct {
     char *kernels[MAX_NOTED_KERNELS];
     int kernel_count;
     struct host_block guarded[MAX_GUARDED_BLOCKS];
-    /* Freed since the last request to each worker (cudaFree, wrapped below). */
-    uint32_t freed_count[CROSSING_TARGET_COUNT];
-    uint64_t freed[CROSSING_TARGET_COUNT][WIRE_MAX_FREED];
 } crossing;
 
 /* Variables a worker keeps: what CUDA, the driver and the loader read; nothing of the grading. */
@@ -259,6 +262,30 @@ static void copy_back(struct connection *worker, struct crossing_call *call, int
     call->original[index] = NULL;
 }
 
+/* One request and its answer, timed by this process's clock; false when the worker has ended.
+ * The student's worker is stopped between its requests (and waited for): no thread of it reads
+ * the next inputs or keeps the GPU busy while the grader works or times another contender. */
+static bool exchange(enum crossing_target target, struct connection *worker,
+                     const struct wire_request *request, const struct crossing_call *calls,
+                     struct wire_reply *reply, double *elapsed_ms)
+{
+    if (target == CROSSING_STUDENT)
+        kill(worker->pid, SIGCONT);
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    /* A worker that has ended takes nothing: the reply's reading says how it ended. */
+    (void)(wire_send(worker->socket, request, sizeof *request) &&
+           wire_send(worker->socket, calls, request->call_count * sizeof *calls));
+    bool answered = wire_receive(worker->socket, reply, sizeof *reply);
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    if (answered && target == CROSSING_STUDENT)
+        stop_worker(worker);
+    if (elapsed_ms)
+        *elapsed_ms = (double)(end.tv_sec - start.tv_sec) * 1e3 +
+                      (double)(end.tv_nsec - start.tv_nsec) / 1e6;
+    return answered;
+}
+
 /* Sends calls to their worker and waits for its answer. A failure ends the test here. */
 static void run_calls(struct crossing_call *calls, int count, struct wire_reply *reply,
                       double *elapsed_ms)
@@ -266,36 +293,17 @@ static void run_calls(struct crossing_call *calls, int count, struct wire_reply 
     enum crossing_target target = calls[0].target;
     struct connection *worker = connection_to(target);
     finish_own_device_work();
-    struct wire_request request = (struct wire_request){WIRE_MAGIC, (uint32_t)count, worker->shared_size,
-                                    crossing.freed_count[target], {0}};
-    if (request.freed_count != WIRE_MANY_FREED)
-        memcpy(request.freed, crossing.freed[target], request.freed_count * sizeof *request.freed);
-    crossing.freed_count[target] = 0;
-    /* The student's worker is stopped between its requests (below): no thread of it can read
-     * the next inputs or keep the GPU busy while the grader works or times another contender. */
-    if (target == CROSSING_STUDENT)
-        kill(worker->pid, SIGCONT);
-    struct timespec start, end;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    /* A worker that has ended takes nothing: the reply's reading says how it ended. */
-    (void)(wire_send(worker->socket, &request, sizeof request) &&
-           wire_send(worker->socket, calls, (size_t)count * sizeof *calls));
-    bool answered = wire_receive(worker->socket, reply, sizeof *reply);
-    clock_gettime(CLOCK_MONOTONIC, &end);
+    struct wire_request request = {WIRE_MAGIC, (uint32_t)count, worker->shared_size, 0, {0}};
+    bool answered = exchange(target, worker, &request, calls, reply, elapsed_ms);
     worker->shared_used = 0;
-    if (elapsed_ms)
-        *elapsed_ms = (double)(end.tv_sec - start.tv_sec) * 1e3 +
-                      (double)(end.tv_nsec - start.tv_nsec) / 1e6;
     if (!answered) {
         char how[256];
         describe_end(worker, how, sizeof how);
         cr_assert_fail("%s never returned: the process running %s %s", calls[count - 1].function,
                        worker_roles[target], how);
     }
-    if (target == CROSSING_STUDENT) {
-        stop_worker(worker);
+    if (target == CROSSING_STUDENT)
         note_kernels(reply);
-    }
     reply->message[sizeof reply->message - 1] = '\0';
     if (reply->status == WIRE_CUDA_ERROR) {
         /* As cuda_check does in a process of its own: the message, the record, the end. */
@@ -357,8 +365,26 @@ static unsigned long long buffer_id_of(unsigned long long base)
     return buffer_id;
 }
 
-/* The graders' cudaFree (the link's --wrap, GRADER_LDFLAGS in the Makefile): the workers hear of
- * each freed allocation with their next request. */
+/* Tells a worker that was handed the allocation to stop mapping it, and waits until it has:
+ * CUDA leaves freeing an allocation another process still maps undefined. */
+static void forget_in_worker(enum crossing_target target, unsigned long long buffer_id)
+{
+    struct connection *worker = &crossing.workers[target];
+    int found = -1;
+    for (int h = 0; h < worker->handed_count && found < 0; h++)
+        if (worker->handed[h] == buffer_id)
+            found = h;
+    if (worker->pid == 0 || found < 0)
+        return;
+    worker->handed[found] = worker->handed[--worker->handed_count];
+    struct wire_request request = {WIRE_MAGIC, 0, worker->shared_size, 1, {buffer_id}};
+    struct wire_reply reply;
+    /* A worker that has ended maps nothing; the next call to it says how it ended. */
+    (void)exchange(target, worker, &request, NULL, &reply, NULL);
+}
+
+/* The graders' cudaFree (the link's --wrap, GRADER_LDFLAGS in the Makefile): the workers unmap
+ * an allocation before it is freed. */
 cudaError_t __real_cudaFree(void *pointer);
 cudaError_t __wrap_cudaFree(void *pointer);
 cudaError_t __wrap_cudaFree(void *pointer)
@@ -368,15 +394,8 @@ cudaError_t __wrap_cudaFree(void *pointer)
     size_t size = 0;
     if (pointer && address_range(&base, &size, (unsigned long long)(uintptr_t)pointer) == 0) {
         unsigned long long buffer_id = buffer_id_of(base);
-        for (int target = 0; target < CROSSING_TARGET_COUNT; target++) {
-            uint32_t *count = &crossing.freed_count[target];
-            if (*count == WIRE_MANY_FREED)
-                continue;
-            if (*count == WIRE_MAX_FREED)
-                *count = WIRE_MANY_FREED;
-            else
-                crossing.freed[target][(*count)++] = buffer_id;
-        }
+        for (int target = 0; target < CROSSING_TARGET_COUNT; target++)
+            forget_in_worker((enum crossing_target)target, buffer_id);
     }
     return __real_cudaFree(pointer);
 }
@@ -395,6 +414,15 @@ void crossing_put_device(struct crossing_call *call, int index, const void *poin
     if (address_range(&base, &size, (unsigned long long)(uintptr_t)pointer) != 0)
         return;
     crossing_parameter->buffer_id = buffer_id_of(base);
+    struct connection *worker = connection_to(call->target);
+    bool handed = false;
+    for (int h = 0; h < worker->handed_count && !handed; h++)
+        handed = worker->handed[h] == crossing_parameter->buffer_id;
+    if (!handed) {
+        cr_assert(worker->handed_count < MAX_HANDED, "crossing: more than %d device allocations "
+                  "handed to a worker at once", MAX_HANDED);
+        worker->handed[worker->handed_count++] = crossing_parameter->buffer_id;
+    }
     cudaIpcMemHandle_t handle;
     CUDA_CHECK(cudaIpcGetMemHandle(&handle, (void *)(uintptr_t)base));
     _Static_assert(sizeof handle <= sizeof crossing_parameter->ipc_handle, "IPC handle size");

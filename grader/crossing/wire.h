@@ -18,19 +18,15 @@
 #define WIRE_KERNEL_NAME_SIZE 256
 #define WIRE_MESSAGE_SIZE 1536
 
-#define WIRE_MAX_FREED 256
-/* freed_count's value when more were freed than the list holds: the worker then closes every
- * allocation the request does not use. */
-#define WIRE_MANY_FREED 0xFFFFFFFFu
+#define WIRE_MAX_FREED 16
 
 /* A request: this header, then call_count struct crossing_call. */
 struct wire_request {
     uint32_t magic;
-    uint32_t call_count;
+    uint32_t call_count;   /* 0: only forget the freed allocations below */
     uint64_t shared_bytes; /* the size of the shared memory the host parameters are in */
-    /* The allocations the test process freed since its last request (their buffer ids): the
-     * worker stops mapping them, so that their memory goes back to the device. It keeps the
-     * others mapped, the inputs it will be handed again. */
+    /* Allocations the test process is about to free (their buffer ids): the worker stops
+     * mapping them first. It keeps the others mapped: the inputs it will be handed again. */
     uint32_t freed_count;
     uint64_t freed[WIRE_MAX_FREED];
 };

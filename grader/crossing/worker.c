@@ -183,8 +183,7 @@ void *crossing_host_pointer(const struct crossing_call *call, int index)
  * run must not pay for opening its inputs again. */
 static void open_allocations(const struct wire_request *request, int call_count)
 {
-    bool close_unused = request->freed_count == WIRE_MANY_FREED;
-    for (int a = worker.allocation_count - 1; a >= 0 && !close_unused; a--)
+    for (int a = worker.allocation_count - 1; a >= 0; a--)
         for (uint32_t f = 0; f < request->freed_count && f < WIRE_MAX_FREED; f++)
             if (worker.allocations[a].buffer_id == request->freed[f]) {
                 close_allocation(a);
@@ -224,9 +223,6 @@ static void open_allocations(const struct wire_request *request, int call_count)
             open->used_by_request = true;
         }
     }
-    for (int a = worker.allocation_count - 1; a >= 0 && close_unused; a--)
-        if (!worker.allocations[a].used_by_request)
-            close_allocation(a);
 }
 
 static void map_shared_memory(uint64_t size)
@@ -286,6 +282,11 @@ static void serve(const struct wire_request *request)
     open_allocations(request, count);
     if (worker.answered)
         return;
+    if (count == 0) { /* only forgetting */
+        worker.reply.status = WIRE_RETURNED;
+        send_reply();
+        return;
+    }
     char after[CROSSING_NAME_SIZE + 64];
     for (int c = 0; c < count; c++) {
         entry_named(worker.calls[c].function)->thunk(&worker.calls[c], worker.reply.result);
@@ -507,8 +508,7 @@ int main(int argc, char **argv)
         return 1;
     struct wire_request request;
     while (wire_receive(WIRE_SOCKET_FD, &request, sizeof request)) {
-        if (request.magic != WIRE_MAGIC || request.call_count == 0 ||
-            request.call_count > WIRE_MAX_CALLS) {
+        if (request.magic != WIRE_MAGIC || request.call_count > WIRE_MAX_CALLS) {
             refuse("a malformed request%s", "");
             return 1;
         }
