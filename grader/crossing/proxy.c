@@ -74,6 +74,14 @@ static struct {
     struct host_block guarded[MAX_GUARDED_BLOCKS];
 } crossing;
 
+/* Every process of a grader (Criterion's runner, each test process) cannot be read or traced
+ * through /proc by the workers it starts, from its first instruction: not its environment
+ * (where the grading record's path is), its memory or its descriptors. */
+__attribute__((constructor)) static void not_dumpable(void)
+{
+    prctl(PR_SET_DUMPABLE, 0);
+}
+
 /* Variables a worker keeps: what CUDA, the driver and the loader read; nothing of the grading. */
 static bool kept_for_worker(const char *entry)
 {
@@ -121,11 +129,8 @@ static void start_worker(enum crossing_target target, struct connection *worker)
         machine_problem("the grading machine is misconfigured: %s is not set (./grade sets it "
                         "to the program that runs %s)", worker_variables[target],
                         worker_roles[target]);
-    /* Nothing of this process may be read or traced by a worker: not its memory, its
-     * environment or its descriptors in /proc. */
-    if (prctl(PR_SET_DUMPABLE, 0) != 0)
-        machine_problem("cannot keep the test process from being traced: %s%s", strerror(errno),
-                        "");
+    if (prctl(PR_GET_DUMPABLE) != 0)
+        machine_problem("the test process can be traced by the code it runs%s%s", "", "");
     int ends[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
         machine_problem("cannot make a socket to %s: %s", worker_roles[target], strerror(errno));
@@ -269,8 +274,15 @@ static bool exchange(enum crossing_target target, struct connection *worker,
                      const struct wire_request *request, const struct crossing_call *calls,
                      struct wire_reply *reply, double *elapsed_ms)
 {
-    if (target == CROSSING_STUDENT)
+    if (target == CROSSING_STUDENT) {
+        /* An answer it was not asked for (code under test writing on the worker's socket, to
+         * be taken for the worker's answer while its work goes on) shows here, at the latest. */
+        char extra;
+        cr_assert(recv(worker->socket, &extra, 1, MSG_PEEK | MSG_DONTWAIT) <= 0,
+                  "the process running your code answered a call twice: code under test may "
+                  "not write on the grader's socket");
         kill(worker->pid, SIGCONT);
+    }
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
     /* A worker that has ended takes nothing: the reply's reading says how it ended. */
@@ -295,7 +307,8 @@ static void run_calls(struct crossing_call *calls, int count, struct wire_reply 
     finish_own_device_work();
     struct wire_request request = {WIRE_MAGIC, (uint32_t)count, worker->shared_size, 0, {0}};
     bool answered = exchange(target, worker, &request, calls, reply, elapsed_ms);
-    worker->shared_used = 0;
+    if (!crossing.batching) /* a call run while a batch is made keeps the batch's host memory */
+        worker->shared_used = 0;
     if (!answered) {
         char how[256];
         describe_end(worker, how, sizeof how);

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -359,7 +360,7 @@ static const char *give_up_system_calls(void)
         SYS_open_by_handle_at, SYS_mount, SYS_umount2, SYS_pivot_root, SYS_chroot, SYS_setns,
         SYS_unshare, SYS_open_tree, SYS_move_mount, SYS_fsopen, SYS_fsconfig, SYS_fsmount,
         SYS_fspick, SYS_mount_setattr, SYS_bpf, SYS_perf_event_open, SYS_userfaultfd,
-        SYS_process_madvise, SYS_setrlimit, SYS_ioprio_set, SYS_capset,
+        SYS_process_madvise, SYS_setrlimit, SYS_ioprio_set, SYS_capset, SYS_flock,
     };
     /* Calls that act on the process their first argument names: this one only (for kill, 0
      * names the process group: refused). */
@@ -426,7 +427,10 @@ static const char *give_up_system_calls(void)
     HERE(OWN_PID);
     LOAD(ARGUMENT(0));
     JUMP(BPF_JEQ, own_pid, ALLOW, REFUSE);
-    HERE(WHO_ZERO);
+    HERE(WHO_ZERO); /* setpriority(PRIO_PROCESS, 0, ...): this process; PRIO_PGRP and PRIO_USER
+                       with 0 are its group and its user, refused */
+    LOAD(ARGUMENT(0));
+    JUMP(BPF_JEQ, PRIO_PROCESS, NEXT, REFUSE);
     LOAD(ARGUMENT(1));
     JUMP(BPF_JEQ, 0, ALLOW, REFUSE);
     HERE(SOCKET_DOMAIN); /* local sockets only: no network */
