@@ -23,10 +23,11 @@
  *
  * What the worker can reach: nothing of the grading but its calls. It starts with an empty
  * environment (only CUDA's and the loader's variables), with no descriptor but its end of the
- * socket and the shared memory, it dies with the test process, and before the first call it
- * gives up, for good, the system calls that could write a file, start a process or program,
- * signal or trace another process (worker.c lists them); the test process cannot be traced or
- * read through /proc. */
+ * socket and the shared memory (sealed against shrinking), it dies with the test process, and
+ * before the first call it drops its capabilities and gives up, for good, the system calls that
+ * could write a file, start a process or program, signal, trace or reschedule another process,
+ * or reach the network (worker.c lists them). The student's worker is stopped between its
+ * requests. No process of a grader can be traced or read through /proc. */
 #ifndef GRADER_CROSSING_H
 #define GRADER_CROSSING_H
 
