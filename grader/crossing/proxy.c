@@ -112,8 +112,11 @@ static void machine_problem(const char *format, const char *detail, const char *
     cr_skip_test("%s", reason);
 }
 
-/* Stops the student's worker and waits until it is stopped: from here to its next request no
- * thread of it runs, whatever the scheduler's delays. */
+/* Stops a worker and waits until it is stopped: from here to its next request no thread of it
+ * runs, whatever the scheduler's delays. Every worker is stopped between its requests: the
+ * student's so that its code cannot read the next inputs or keep the GPU busy while the grader
+ * works or times another contender, the references' so that a timed request takes the same
+ * steps (resumed, asked, answered) whoever runs it. */
 static void stop_worker(struct connection *worker)
 {
     int status = 0;
@@ -178,8 +181,7 @@ static void start_worker(enum crossing_target target, struct connection *worker)
     if (hello.status != WIRE_RETURNED)
         machine_problem("%s: %s", worker_roles[target], hello.message);
     worker->ended_status = -1;
-    if (target == CROSSING_STUDENT)
-        stop_worker(worker); /* until its first request (run_calls says why) */
+    stop_worker(worker); /* until its first request */
 }
 
 static struct connection *connection_to(enum crossing_target target)
@@ -268,8 +270,7 @@ static void copy_back(struct connection *worker, struct crossing_call *call, int
 }
 
 /* One request and its answer, timed by this process's clock; false when the worker has ended.
- * The student's worker is stopped between its requests (and waited for): no thread of it reads
- * the next inputs or keeps the GPU busy while the grader works or times another contender. */
+ * The worker runs only from this request to its answer (stop_worker says why). */
 static bool exchange(enum crossing_target target, struct connection *worker,
                      const struct wire_request *request, const struct crossing_call *calls,
                      struct wire_reply *reply, double *elapsed_ms)
@@ -281,8 +282,8 @@ static bool exchange(enum crossing_target target, struct connection *worker,
         cr_assert(recv(worker->socket, &extra, 1, MSG_PEEK | MSG_DONTWAIT) <= 0,
                   "the process running your code answered a call twice: code under test may "
                   "not write on the grader's socket");
-        kill(worker->pid, SIGCONT);
     }
+    kill(worker->pid, SIGCONT);
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
     /* A worker that has ended takes nothing: the reply's reading says how it ended. */
@@ -290,7 +291,7 @@ static bool exchange(enum crossing_target target, struct connection *worker,
            wire_send(worker->socket, calls, request->call_count * sizeof *calls));
     bool answered = wire_receive(worker->socket, reply, sizeof *reply);
     clock_gettime(CLOCK_MONOTONIC, &end);
-    if (answered && target == CROSSING_STUDENT)
+    if (answered)
         stop_worker(worker);
     if (elapsed_ms)
         *elapsed_ms = (double)(end.tv_sec - start.tv_sec) * 1e3 +
