@@ -26,8 +26,8 @@
  * socket and the shared memory (sealed against shrinking), it dies with the test process, and
  * before the first call it drops its capabilities and gives up, for good, the system calls that
  * could write a file, start a process or program, signal, trace or reschedule another process,
- * or reach the network (worker.c lists them). The student's worker is stopped between its
- * requests. No process of a grader can be traced or read through /proc. */
+ * or reach the network (worker.c lists them). Every worker is stopped between its requests.
+ * No process of a grader can be traced or read through /proc. */
 #ifndef GRADER_CROSSING_H
 #define GRADER_CROSSING_H
 

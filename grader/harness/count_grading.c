@@ -60,9 +60,9 @@ void check_small_counts(const char *function_name, count_launcher *launch)
 }
 
 /* One launch of the slides' count takes well under a millisecond: a timed run makes
- * CALLS_PER_TIMED_RUN of them back to back, sent to the worker together (grading.h). All but the
- * last count into a scratch counter; the last one's count is the one checked and shown. */
-#define LAUNCHES_PER_RUN CALLS_PER_TIMED_RUN
+ * MAX_CALLS_PER_TIMED_RUN of them back to back, sent to the worker together (grading.h). All but
+ * the last count into a scratch counter; the last one's count is the one checked and shown. */
+#define LAUNCHES_PER_RUN MAX_CALLS_PER_TIMED_RUN
 
 struct count_run {
     const struct count_contender *contender;

@@ -140,8 +140,9 @@ int timed_copies(uint64_t bytes_per_copy)
 {
     size_t free_bytes = 0, total_bytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    uint64_t fit = bytes_per_copy ? (uint64_t)free_bytes / 2 / bytes_per_copy : CALLS_PER_TIMED_RUN;
-    return fit < 1 ? 1 : fit > CALLS_PER_TIMED_RUN ? CALLS_PER_TIMED_RUN : (int)fit;
+    uint64_t fit = bytes_per_copy ? (uint64_t)free_bytes / 2 / bytes_per_copy
+                                  : MAX_CALLS_PER_TIMED_RUN;
+    return fit < 1 ? 1 : fit > MAX_CALLS_PER_TIMED_RUN ? MAX_CALLS_PER_TIMED_RUN : (int)fit;
 }
 
 int calls_per_run_for(struct timed_variant *variant, int *calls, int max_calls)
@@ -158,7 +159,8 @@ int calls_per_run_for(struct timed_variant *variant, int *calls, int max_calls)
         if (variant->result_is_right)
             (void)variant->result_is_right(variant->context); /* the timed runs' checks count */
     }
-    return one_call_ms < SLOW_CALL_MS ? max_calls : 1;
+    double lasting = TIMED_RUN_MS / one_call_ms;
+    return lasting >= max_calls ? max_calls : lasting < 1.0 ? 1 : (int)(lasting + 0.5);
 }
 
 struct timed_variant worker_variant(const char *name, void (*queue_calls)(void *),

@@ -403,8 +403,8 @@ struct timing_input {
 struct shared_input {
     struct timing_input *input;
     int copies;
-    char *d_texts[CALLS_PER_TIMED_RUN];
-    unsigned long long expected[CALLS_PER_TIMED_RUN][HISTOGRAM_BINS];
+    char *d_texts[MAX_CALLS_PER_TIMED_RUN];
+    unsigned long long expected[MAX_CALLS_PER_TIMED_RUN][HISTOGRAM_BINS];
     uint64_t mutation_state;
     uint64_t cpu_sample_length;
     unsigned long long cpu_sample_expected[HISTOGRAM_BINS];
@@ -414,7 +414,7 @@ struct contender_run {
     const struct contender *contender;
     struct shared_input *shared;
     int calls; /* a timed run's: one a copy of the text, the first ones */
-    unsigned long long *d_bins[CALLS_PER_TIMED_RUN];
+    unsigned long long *d_bins[MAX_CALLS_PER_TIMED_RUN];
     unsigned long long host_bins[HISTOGRAM_BINS];
 };
 

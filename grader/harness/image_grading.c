@@ -747,8 +747,8 @@ struct shared_input {
     const struct pixel_format *format;
     struct timing_input *input;
     int copies;
-    uint8_t *d_pixels[CALLS_PER_TIMED_RUN];
-    unsigned long long expected[CALLS_PER_TIMED_RUN][MAX_BINS];
+    uint8_t *d_pixels[MAX_CALLS_PER_TIMED_RUN];
+    unsigned long long expected[MAX_CALLS_PER_TIMED_RUN][MAX_BINS];
     uint64_t mutation_state;
 };
 
@@ -756,7 +756,7 @@ struct contender_run {
     const struct image_contender *contender;
     struct shared_input *shared;
     int calls; /* a timed run's: one a copy of the image, the first ones */
-    unsigned long long *d_bins[CALLS_PER_TIMED_RUN];
+    unsigned long long *d_bins[MAX_CALLS_PER_TIMED_RUN];
 };
 
 static void run_contender(void *context)
