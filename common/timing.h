@@ -1,6 +1,7 @@
-/* Timing by the rules of the kit: CUDA events around device work, a warm-up first, at least
- * ten timed runs, the median, and the variants being compared alternating run by run in one
- * process, so that clock boosts, temperature and other tenants touch them all alike.
+/* Timing by the rules of the kit: a warm-up first, at least ten timed runs, the median, and the
+ * variants being compared alternating run by run, so that clock boosts, temperature and other
+ * tenants touch them all alike. Device work in this process is timed by CUDA events; work run
+ * in another process (a grader's worker) by the variant's own clock (start_clock, stop_clock).
  * A sequential CPU baseline is the one exception: it reports its fastest run (timing.c says
  * why). */
 #ifndef COMMON_TIMING_H
