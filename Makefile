@@ -58,7 +58,7 @@ CRITERION_LDFLAGS := -L$(CRITERION_PREFIX)/lib/x86_64-linux-gnu \
 endif
 
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -MMD -MP
-CPPFLAGS := -Icommon -Igrader/harness -Igrader/results -I$(CUDA_HOME)/include $(CRITERION_CPPFLAGS) \
+CPPFLAGS := -Icommon -Igrader/harness -Igrader/results -Igrader/crossing -I$(CUDA_HOME)/include $(CRITERION_CPPFLAGS) \
             -DKIT_CUDA_HOME='"$(CUDA_HOME)"'
 NVCC_COMMON_FLAGS := -O3 -g -std=c++17 -Xcompiler -Wall,-Wextra -MMD -MP -Icommon
 NVCCFLAGS := $(NVCC_COMMON_FLAGS) $(GENCODE)
@@ -69,16 +69,22 @@ NVCCFLAGS := $(NVCC_COMMON_FLAGS) $(GENCODE)
 VARIANT_NVCCFLAGS := $(if $(VARIANTS_FOR_EVERY_ARCH),$(NVCCFLAGS),$(NVCC_COMMON_FLAGS) \
                      -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=sm_$(lastword $(CUDA_ARCH)))
 LDFLAGS := $(CRITERION_LDFLAGS)
-# Programs with the harness see every kernel launch of their process: nvcc's launch call goes
-# through grader/harness/technique.c first, which notes the kernels a technique check runs.
-GRADER_LDFLAGS := $(LDFLAGS) -Xlinker --wrap=__cudaLaunchKernel -Xlinker --wrap=__cudaLaunchKernel_ptsz
+# A grader tells its workers which allocations it frees (grader/crossing/proxy.c).
+GRADER_LDFLAGS := $(LDFLAGS) -Xlinker --wrap=cudaFree
+# A worker (grader/crossing/worker.c) sees every kernel launch of its process: nvcc's launch call
+# goes through it first, and it tells the grader which kernels ran (the technique checks).
+WORKER_LDFLAGS := -Xlinker --wrap=__cudaLaunchKernel -Xlinker --wrap=__cudaLaunchKernel_ptsz
 
 COMMON := cuda_check timing inputs reference repeated_text compare report device counting histogram_demo \
           bandwidth cub_histogram l2_cache images image_reference image_demo
 COMMON_OBJECTS := $(COMMON:%=build/common/%.o)
-# The harness writes the grading record that the results model reads (grader/results/records.c).
+# The harness writes the grading record that the results model reads (grader/results/records.c),
+# and hands every call of the code under test to a worker (grader/crossing/crossing.h).
 HARNESS_OBJECTS := $(patsubst grader/harness/%.c,build/harness/%.o,$(wildcard grader/harness/*.c)) \
-                   build/results/records.o
+                   build/results/records.o build/crossing/proxy.o build/crossing/wire.o \
+                   build/crossing/baselines/baseline-proxies.o
+# A grader links the baselines' proxies in place of CUB's code, which runs in a worker.
+GRADER_COMMON_OBJECTS := $(filter-out build/common/cub_histogram.o,$(COMMON_OBJECTS))
 # grader/variants/<lab>/<name>.sed -> <lab>/<name>, graded from build/variant/<name>/<lab>/grader
 VARIANTS := $(patsubst grader/variants/%.sed,%,$(wildcard grader/variants/*/*.sed))
 VARIANT_GRADERS := $(foreach variant,$(VARIANTS),build/variant/$(notdir $(variant))/$(patsubst %/,%,$(dir $(variant)))/grader)
@@ -149,6 +155,47 @@ build/harness/%.o: grader/harness/%.c build/flags | build/criterion.ok
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
+build/crossing/%.o: grader/crossing/%.c build/flags | build/criterion.ok
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Igrader/crossing $(CFLAGS) -c $< -o $@
+
+build/crossing/baselines.o: grader/crossing/baselines.cu build/flags
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -Igrader/crossing -c $< -o $@
+
+# One list of crossings (grader/<lab>/crossings.h) made into one side: the proxies a grader
+# links, or the thunks a worker links, of the student's functions or of the references'.
+CROSSING_SIDE_student-proxies := -DCROSSING_PROXIES -DCROSSING_TARGET=CROSSING_STUDENT -DCROSSING_PREFIX=
+CROSSING_SIDE_student-thunks := -DCROSSING_TARGET=CROSSING_STUDENT -DCROSSING_PREFIX=
+CROSSING_SIDE_reference-proxies := -DCROSSING_PROXIES -DCROSSING_TARGET=CROSSING_REFERENCE \
+                                   -DCROSSING_PREFIX=reference_
+CROSSING_SIDE_reference-thunks := -DCROSSING_TARGET=CROSSING_REFERENCE -DCROSSING_PREFIX=reference_
+CROSSING_SIDE_baseline-proxies := -DCROSSING_PROXIES -DCROSSING_TARGET=CROSSING_REFERENCE -DCROSSING_PREFIX=
+CROSSING_SIDE_baseline-thunks := -DCROSSING_TARGET=CROSSING_REFERENCE -DCROSSING_PREFIX=
+define CROSSING_RULES
+build/crossing/$(1)/%.o: grader/crossing/crossings.c grader/$(1)/crossings.h grader/crossing/crossing.h \
+                         build/generated/reference/$(1).h build/flags | build/criterion.ok
+	@mkdir -p $$(@D)
+	$$(CC) $$(CPPFLAGS) -Igrader/crossing -Ilabs/$(1) $$(CFLAGS) $$(CROSSING_SIDE_$$*) \
+	  '-DCROSSING_LIST="../$(1)/crossings.h"' \
+	  '-DCROSSING_DECLARATIONS="../../build/generated/reference/$(1).h"' -c $$< -o $$@
+
+# The references' worker of a lab: the references its grader compares with, and the baselines.
+build/reference/$(1)/worker: build/crossing/worker.o build/crossing/wire.o \
+                             $(REFERENCES_$(1):%=build/crossing/%/reference-thunks.o) \
+                             $(REFERENCES_$(1):%=build/reference/%.o) build/crossing/baselines/baseline-thunks.o \
+                             build/crossing/baselines.o $(COMMON_OBJECTS)
+	@mkdir -p $$(@D)
+	$$(NVCC) $$(WORKER_LDFLAGS) $$^ -o $$@
+endef
+$(foreach lab,$(LABS),$(eval $(call CROSSING_RULES,$(lab))))
+
+build/crossing/baselines/%.o: grader/crossing/crossings.c grader/crossing/baselines.h grader/crossing/crossing.h \
+                              build/flags | build/criterion.ok
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Igrader/crossing $(CFLAGS) $(CROSSING_SIDE_$*) '-DCROSSING_LIST="baselines.h"' \
+	  -c $< -o $@
+
 build/unit/%.o: grader/unit/%.c build/flags | build/criterion.ok
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Ilabs/lab1-race -Ibench $(CFLAGS) -c $< -o $@
@@ -208,7 +255,7 @@ bench-grade:
 	@$(MAKE) --no-print-directory -s $(foreach lab,$(LABS),solution-$(call short,$(lab)))
 	@python3 bench/grade_times.py --out build/bench
 
-build/unit/unit-tests: $(UNIT_OBJECTS) $(COMMON_OBJECTS) $(HARNESS_OBJECTS) build/bench/chart.o \
+build/unit/unit-tests: $(UNIT_OBJECTS) $(GRADER_COMMON_OBJECTS) $(HARNESS_OBJECTS) build/bench/chart.o \
                       $(filter-out build/results/records.o,$(RESULTS_OBJECTS))
 	$(NVCC) $(GRADER_LDFLAGS) $^ -o $@ -lcriterion
 
@@ -251,10 +298,20 @@ build/$(2)/$(1)/grade_$(call short,$(1)).o: grader/$(1)/grade_$(call short,$(1))
 build/$(2)/$(1)/demo: build/$(2)/$(1)/demo.o build/$(2)/$(1)/$(call short,$(1)).o $(COMMON_OBJECTS)
 	$$(NVCC) $$^ -o $$@
 
-build/$(2)/$(1)/grader: build/$(2)/$(1)/grade_$(call short,$(1)).o build/$(2)/$(1)/$(call short,$(1)).o \
-                        $(REFERENCES_$(1):%=build/reference/%.o) $(HARNESS_OBJECTS) $(COMMON_OBJECTS)
-	$$(NVCC) $$(GRADER_LDFLAGS) $$^ -o $$@ -lcriterion
+# The code under test is not in the grader: it runs in the worker, the references in theirs.
+build/$(2)/$(1)/worker: build/crossing/worker.o build/crossing/wire.o build/crossing/$(1)/student-thunks.o \
+                        build/$(2)/$(1)/$(call short,$(1)).o $(COMMON_OBJECTS)
+	$$(NVCC) $$(WORKER_LDFLAGS) $$^ -o $$@
+
+build/$(2)/$(1)/grader: $(call GRADER_OBJECTS,$(1),$(2)) build/$(2)/$(1)/worker build/reference/$(1)/worker
+	$$(NVCC) $$(GRADER_LDFLAGS) $$(filter %.o,$$^) -o $$@ -lcriterion
 endef
+
+# What a lab's grader links: its tests, the proxies of the lab's functions and of the references
+# it compares with, the harness. $(1): lab, $(2): the role whose grade_labN.o it uses.
+GRADER_OBJECTS = build/$(2)/$(1)/grade_$(call short,$(1)).o build/crossing/$(1)/student-proxies.o \
+                 $(REFERENCES_$(1):%=build/crossing/%/reference-proxies.o) $(HARNESS_OBJECTS) \
+                 $(GRADER_COMMON_OBJECTS)
 
 $(foreach lab,$(LABS),$(eval $(call LAB_RULES,$(lab),student,labs/$(lab)/$(call short,$(lab)).cu)))
 ifneq ($(HAVE_SOLUTIONS),)
@@ -343,16 +400,17 @@ $(eval $(call REFERENCES_HEADER,bench,$(BENCH_REFERENCES)))
 
 # The list of a lab's tests, as records (grader/results/records.h), for a grading whose code
 # does not build or is missing: its tests are then listed as not run, and the maximum stays the
-# lab's. The list comes from the lab's grader linked with the lab's own reference standing in
-# for the student's code, run with a filter that no test matches.
+# lab's. The list comes from the lab's grader, which holds no code under test, run with a filter
+# that no test matches. The stand-in is the tarball's solution: the compiled reference with its
+# functions named as the lab's again.
 define LISTING_RULES
 build/listing/$(1)/stand-in.o: build/reference/$(1).o
 	@mkdir -p $$(@D)
 	$$(OBJCOPY) $$$$(nm --defined-only --extern-only $$< | awk '$$$$3 ~ /^reference_lab[0-9]+_/ \
 	  { printf "--redefine-sym %s=%s ", $$$$3, substr($$$$3, 11) }') $$< $$@
 
-build/listing/$(1)/grader: build/student/$(1)/grade_$(call short,$(1)).o build/listing/$(1)/stand-in.o \
-                           $(REFERENCES_$(1):%=build/reference/%.o) $(HARNESS_OBJECTS) $(COMMON_OBJECTS)
+build/listing/$(1)/grader: $(call GRADER_OBJECTS,$(1),student)
+	@mkdir -p $$(@D)
 	$$(NVCC) $$(GRADER_LDFLAGS) $$^ -o $$@ -lcriterion
 
 build/listing/$(1)/tests.records: build/listing/$(1)/grader
@@ -369,4 +427,7 @@ $(foreach lab,$(LABS),$(eval $(call short,$(lab)): build/student/$(lab)/grader b
 $(foreach lab,$(LABS),$(eval solution-$(call short,$(lab)): build/solution/$(lab)/grader build/solution/$(lab)/demo \
   build/listing/$(lab)/tests.records build/results/results))
 
+# The compilers write the .d files: make never remakes them (its built-in rules would try to,
+# through a pattern rule of ours).
+%.d: ;
 -include $(shell find build -name '*.d' 2>/dev/null)

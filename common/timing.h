@@ -1,6 +1,7 @@
-/* Timing by the rules of the kit: CUDA events around device work, a warm-up first, at least
- * ten timed runs, the median, and the variants being compared alternating run by run in one
- * process, so that clock boosts, temperature and other tenants touch them all alike.
+/* Timing by the rules of the kit: a warm-up first, at least ten timed runs, the median, and the
+ * variants being compared alternating run by run, so that clock boosts, temperature and other
+ * tenants touch them all alike. Device work in this process is timed by CUDA events; work run
+ * in another process (a grader's worker) by the variant's own clock (start_clock, stop_clock).
  * A sequential CPU baseline is the one exception: it reports its fastest run (timing.c says
  * why). */
 #ifndef COMMON_TIMING_H
@@ -23,6 +24,10 @@ struct timed_variant {
     void *context;
     bool on_host; /* a single-threaded CPU baseline: timed by its thread's CPU time, not by
                      CUDA events */
+    /* Set for code that runs in another process (a grader's worker), which this process's
+     * events cannot time: run is bracketed by them, and stop_clock returns the milliseconds. */
+    void (*start_clock)(void);
+    double (*stop_clock)(void);
 
     /* filled in by time_alternating: the median of the timed runs, or for an on_host baseline
        the fastest of them */

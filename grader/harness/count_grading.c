@@ -60,10 +60,9 @@ void check_small_counts(const char *function_name, count_launcher *launch)
 }
 
 /* One launch of the slides' count takes well under a millisecond: a timed run makes
- * LAUNCHES_PER_RUN of them back to back, so that the fixed cost of starting and ending a timed
- * region is a small part of what is measured. All but the last count into a scratch counter; the
- * last one's count is the one checked and shown. */
-#define LAUNCHES_PER_RUN 10
+ * MAX_CALLS_PER_TIMED_RUN of them back to back, sent to the worker together (grading.h). All but
+ * the last count into a scratch counter; the last one's count is the one checked and shown. */
+#define LAUNCHES_PER_RUN MAX_CALLS_PER_TIMED_RUN
 
 struct count_run {
     const struct count_contender *contender;
@@ -103,10 +102,8 @@ void report_count_speed(const struct count_contender *contenders, int count, int
         CUDA_CHECK(cudaMalloc((void **)&runs[c].d_count, sizeof *runs[c].d_count));
         CUDA_CHECK(cudaMalloc((void **)&runs[c].d_scratch_count, sizeof *runs[c].d_count));
         CUDA_CHECK(cudaMemset(runs[c].d_count, 0, sizeof *runs[c].d_count));
-        variants[c] = (struct timed_variant){.name = contenders[c].label,
-                                             .run = run_contender,
-                                             .result_is_right = count_is_right,
-                                             .context = &runs[c]};
+        variants[c] = worker_variant(contenders[c].label, run_contender, count_is_right,
+                                     &runs[c]);
     }
     time_alternating(variants, (size_t)count, options.warmup_runs, options.timed_runs);
     for (int c = 0; c < count; c++)

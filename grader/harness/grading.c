@@ -1,6 +1,8 @@
 #define _DEFAULT_SOURCE /* flock */
 #include "grading.h"
 
+#include "crossing.h"
+
 #include "cuda_check.h"
 #include "device.h"
 #include "records.h"
@@ -134,17 +136,38 @@ void record_performance(const char *input, double student_ms, double reference_m
               "cannot write the grading record (GRADE_RECORDS)");
 }
 
-void restore_default_memory_pool(void)
+int timed_copies(uint64_t bytes_per_copy)
 {
-    enum { WARM_BYTES = 64 << 20 };
-    int device = 0;
-    cudaMemPool_t pool;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
-    uint64_t keep_everything = UINT64_MAX;
-    CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything));
-    void *warm = NULL;
-    CUDA_CHECK(cudaMallocAsync(&warm, WARM_BYTES, 0));
-    CUDA_CHECK(cudaFreeAsync(warm, 0));
-    CUDA_CHECK(cudaDeviceSynchronize());
+    size_t free_bytes = 0, total_bytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    uint64_t fit = bytes_per_copy ? (uint64_t)free_bytes / 2 / bytes_per_copy
+                                  : MAX_CALLS_PER_TIMED_RUN;
+    return fit < 1 ? 1 : fit > MAX_CALLS_PER_TIMED_RUN ? MAX_CALLS_PER_TIMED_RUN : (int)fit;
+}
+
+int calls_per_run_for(struct timed_variant *variant, int *calls, int max_calls)
+{
+    *calls = 1;
+    if (variant->on_host)
+        return max_calls;
+    /* Twice: the first call of a test may wait for its worker to start. */
+    double one_call_ms = 0.0;
+    for (int run = 0; run < 2; run++) {
+        variant->start_clock();
+        variant->run(variant->context);
+        one_call_ms = variant->stop_clock();
+        if (variant->result_is_right)
+            (void)variant->result_is_right(variant->context); /* the timed runs' checks count */
+    }
+    double lasting = TIMED_RUN_MS / one_call_ms;
+    return lasting >= max_calls ? max_calls : lasting < 1.0 ? 1 : (int)(lasting + 0.5);
+}
+
+struct timed_variant worker_variant(const char *name, void (*queue_calls)(void *),
+                                    bool (*result_is_right)(void *), void *context)
+{
+    return (struct timed_variant){.name = name, .run = queue_calls,
+                                  .result_is_right = result_is_right, .context = context,
+                                  .start_clock = crossing_batch_begin,
+                                  .stop_clock = crossing_batch_run};
 }

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "timing.h"
+
 /* A hang is reported after this long; a correct kernel needs a fraction of it. */
 #define CORRECTNESS_TIMEOUT_S 60
 #define SPEED_TIMEOUT_S 400
@@ -44,13 +46,31 @@ void take_turn_with_gpu_memory(uint64_t bytes);
 /* malloc for a test: fails the test, naming the size, when the host has no memory for it. */
 void *grading_malloc(uint64_t bytes);
 
-/* The device's default memory pool as the references expect it between their calls: keeping
- * what is freed, with some memory in it. Code under test that empties the pool (a release
- * threshold of 0, then a synchronisation) would otherwise make the next contender map fresh
- * memory inside its timed region: lab 5's reference, slowed so, made a submission's ratio look
- * 7% better than it was (grader/exploits/lab5-privatized/trims-the-references-memory-pool.patch).
- * The speed tests call it after every checked run. */
-void restore_default_memory_pool(void);
+/* Timing code that runs in a worker (grader/crossing/crossing.h), which this process's CUDA
+ * events cannot see: a timed run is several calls, each on its own copy of the input (so that no
+ * call can pass on another's answer), sent to the worker together; the clock is this process's,
+ * from the request to the answer, which the worker gives once its own work on the GPU has
+ * finished. A time a call is a run's median divided by its calls, so it holds a share of the
+ * request's fixed cost (the socket, waking the worker, the switch of the GPU to its context),
+ * which varies from run to run. A run makes as many calls as last about TIMED_RUN_MS, at most
+ * MAX_CALLS_PER_TIMED_RUN: that share, and its variation, is then a few percent of a
+ * contender's time. With ten calls whatever their length, lab 3's reference graded as a student
+ * measured 1.109 (docs/results/make-test-h200-crossing.log). */
+#define MAX_CALLS_PER_TIMED_RUN 32
+#define TIMED_RUN_MS 4.0
+
+/* How many copies of an input of bytes_per_copy to time on: MAX_CALLS_PER_TIMED_RUN, or fewer
+ * (at least 1) where they would fill more than half the GPU's free memory. */
+int timed_copies(uint64_t bytes_per_copy);
+
+/* How many calls a timed run of variant makes: as many as last about TIMED_RUN_MS, between 1 and
+ * max_calls. Found with runs of one call (*calls is set to 1 for them, and read by variant's run;
+ * their results are checked and dropped). */
+int calls_per_run_for(struct timed_variant *variant, int *calls, int max_calls);
+
+/* A variant whose run queues its calls to a worker (time_alternating sends them and times them). */
+struct timed_variant worker_variant(const char *name, void (*queue_calls)(void *),
+                                    bool (*result_is_right)(void *), void *context);
 
 /* One line naming the GPU and the timing setup, printed above every speed table. */
 void print_speed_banner(const char *what);
@@ -69,8 +89,9 @@ enum test_record {
 void record_current_test(enum test_record what, const char *reason);
 
 /* Every grader test is a GRADED_TEST: Criterion's Test, whose body, once it has run to its end,
- * says so. A test process that the code under test ends early (exit, abort, a signal) never
- * says so, and the results model fails that test even where Criterion saw exit status 0. */
+ * says so. A test process that ends early (the harness crashed, or was killed) never says so,
+ * and the results model fails that test even where Criterion saw exit status 0. (Code under test
+ * that ends its own process ends its worker: the proxy fails the test, naming the cause.) */
 void grader_test_reached_end(void);
 /* The .description of a test that runs only when asked for (--input FILE): the grading record
  * lists it as optional, so that it stays out of the maximum whenever it does not run. */

@@ -1,7 +1,9 @@
 #include "histogram_grading.h"
 
 #include "bandwidth.h"
+#include "baselines.h"
 #include "compare.h"
+#include "crossing.h"
 #include "cuda_check.h"
 #include "device.h"
 #include "grading.h"
@@ -244,7 +246,12 @@ static void check_host_case(const char *function_name, host_histogram_function *
     for (int c = 0; c < HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS; c++)
         all[c] = BIN_GUARD_VALUE;
     memset(all + BIN_GUARD_COUNTERS, POISON_BYTE, HISTOGRAM_BINS * sizeof *all);
+    /* The function runs in its worker: the guards cross with the text and the bins. */
+    crossing_guarded_host_block(guarded, length + TEXT_GUARD_BYTES);
+    crossing_guarded_host_block(all, (HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS) * sizeof *all);
     function(guarded, length, all + BIN_GUARD_COUNTERS);
+    crossing_forget_host_block(guarded);
+    crossing_forget_host_block(all);
     memcpy(got, all + BIN_GUARD_COUNTERS, sizeof got);
     bool unchanged = memcmp(guarded, text, length) == 0;
     char problem[512];
@@ -388,14 +395,16 @@ struct timing_input {
     uint64_t block_length, length;
 };
 
-/* What every contender's runs on one input share. Between two runs one byte of the text on
- * the GPU is replaced, and the expected histogram follows: a submission that remembers an
- * earlier answer instead of counting gives a wrong one and is caught. A CPU contender counts
- * the unchanging sample at the start of the block. */
+/* What every contender's runs on one input share: copies of the text on the GPU, one a call of
+ * a timed run (grading.h), each with its histogram. Between two runs one byte of every copy is
+ * replaced, and the expected histograms follow: a submission that remembers an earlier answer
+ * instead of counting gives a wrong one and is caught. A CPU contender counts the unchanging
+ * sample at the start of the block, once a run. */
 struct shared_input {
     struct timing_input *input;
-    char *d_text;
-    unsigned long long expected[HISTOGRAM_BINS];
+    int copies;
+    char *d_texts[MAX_CALLS_PER_TIMED_RUN];
+    unsigned long long expected[MAX_CALLS_PER_TIMED_RUN][HISTOGRAM_BINS];
     uint64_t mutation_state;
     uint64_t cpu_sample_length;
     unsigned long long cpu_sample_expected[HISTOGRAM_BINS];
@@ -404,64 +413,89 @@ struct shared_input {
 struct contender_run {
     const struct contender *contender;
     struct shared_input *shared;
-    unsigned long long *d_bins;
+    int calls; /* a timed run's: one a copy of the text, the first ones */
+    unsigned long long *d_bins[MAX_CALLS_PER_TIMED_RUN];
     unsigned long long host_bins[HISTOGRAM_BINS];
 };
+
+static void call_contender(const struct contender *contender, const char *d_text, uint64_t length,
+                           unsigned long long *d_bins)
+{
+    if (contender->with_parameter)
+        contender->with_parameter(d_text, length, d_bins, contender->parameter);
+    else if (contender->with_context)
+        contender->with_context(contender->context, d_text, length, d_bins);
+    else
+        contender->function(d_text, length, d_bins);
+}
 
 static void run_contender(void *context)
 {
     struct contender_run *run = context;
     const struct contender *contender = run->contender;
-    const struct timing_input *input = run->shared->input;
-    if (contender->on_host)
-        contender->on_host(input->block, run->shared->cpu_sample_length, run->host_bins);
-    else if (contender->with_parameter)
-        contender->with_parameter(run->shared->d_text, input->length, run->d_bins,
-                                  contender->parameter);
-    else if (contender->with_context)
-        contender->with_context(contender->context, run->shared->d_text, input->length,
-                                run->d_bins);
-    else
-        contender->function(run->shared->d_text, input->length, run->d_bins);
+    struct shared_input *shared = run->shared;
+    if (contender->on_host) {
+        contender->on_host(shared->input->block, shared->cpu_sample_length, run->host_bins);
+        return;
+    }
+    for (int copy = 0; copy < run->calls; copy++)
+        call_contender(contender, shared->d_texts[copy], shared->input->length, run->d_bins[copy]);
 }
 
-static void replace_one_byte(struct shared_input *shared)
+static void replace_one_byte(struct shared_input *shared, int copy)
 {
     struct timing_input *input = shared->input;
     if (input->length == 0)
         return;
     uint64_t position = splitmix64(&shared->mutation_state) % input->length;
     char replacement = (char)('a' + splitmix64(&shared->mutation_state) % 26), old;
-    CUDA_CHECK(cudaMemcpy(&old, shared->d_text + position, 1, cudaMemcpyDeviceToHost));
+    char *d_text = shared->d_texts[copy];
+    CUDA_CHECK(cudaMemcpy(&old, d_text + position, 1, cudaMemcpyDeviceToHost));
     int old_bin = histogram_bin_of(old);
     if (old_bin >= 0)
-        shared->expected[old_bin]--;
-    shared->expected[histogram_bin_of(replacement)]++;
-    CUDA_CHECK(cudaMemcpy(shared->d_text + position, &replacement, 1, cudaMemcpyHostToDevice));
+        shared->expected[copy][old_bin]--;
+    shared->expected[copy][histogram_bin_of(replacement)]++;
+    CUDA_CHECK(cudaMemcpy(d_text + position, &replacement, 1, cudaMemcpyHostToDevice));
 }
 
 /* Checks a contender's run, outside its timed region, and sets the stage for the next run. */
 static bool contender_result_is_right(void *context)
 {
     struct contender_run *run = context;
-    bool right;
-    if (run->contender->on_host) {
-        right = histograms_equal(run->host_bins, run->shared->cpu_sample_expected);
-    } else {
+    struct shared_input *shared = run->shared;
+    if (run->contender->on_host)
+        return histograms_equal(run->host_bins, shared->cpu_sample_expected);
+    bool right = true;
+    for (int copy = 0; copy < run->calls; copy++) {
         unsigned long long got[HISTOGRAM_BINS];
-        CUDA_CHECK(cudaMemcpy(got, run->d_bins, sizeof got, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(got, run->d_bins[copy], sizeof got, cudaMemcpyDeviceToHost));
         /* Poison for the next run, so a run that does nothing cannot pass on its predecessor's
          * work. */
-        CUDA_CHECK(cudaMemset(run->d_bins, POISON_BYTE, sizeof got));
-        right = histograms_equal(got, run->shared->expected);
+        CUDA_CHECK(cudaMemset(run->d_bins[copy], POISON_BYTE, sizeof got));
+        right &= histograms_equal(got, shared->expected[copy]);
+        replace_one_byte(shared, copy);
     }
-    replace_one_byte(run->shared);
-    restore_default_memory_pool();
     return right;
 }
 
+/* The copy that sets the bandwidth: each copy of the text copied once, as the contenders read
+ * each once. */
+struct copy_run {
+    struct shared_input *shared;
+    char *d_destination;
+    int calls;
+};
+
+static void run_copy(void *context)
+{
+    struct copy_run *run = context;
+    for (int copy = 0; copy < run->calls; copy++)
+        copy_device_bytes(run->d_destination, run->shared->d_texts[copy], run->shared->input->length);
+}
+
 /* The times of one input (time_alternating's: medians, a CPU baseline's fastest run scaled to
- * the input's length): every contender's, and the copy's that sets the bandwidth. */
+ * the input's length, each a call's): every contender's, and the copy's that sets the
+ * bandwidth. */
 struct input_times {
     double *contender_ms;
     double copy_ms;
@@ -473,46 +507,64 @@ static void time_contenders(const struct contender *contenders, int count,
 {
     struct grading_options options = grading_options();
     struct shared_input shared = {.input = input, .mutation_state = options.seed ^ 0x5EED};
-    histogram_of_repeated(input->block, input->block_length, input->length, shared.expected);
+    uint64_t allocated = input->length ? input->length : 1;
+    shared.copies = timed_copies(allocated);
+    histogram_of_repeated(input->block, input->block_length, input->length, shared.expected[0]);
     shared.cpu_sample_length = input->block_length < CPU_SAMPLE_BYTES ? input->block_length
                                                                       : CPU_SAMPLE_BYTES;
     cpu_histogram(input->block, shared.cpu_sample_length, shared.cpu_sample_expected);
-    char *d_copy = NULL;
-    CUDA_CHECK(cudaMalloc((void **)&shared.d_text, input->length ? input->length : 1));
-    CUDA_CHECK(cudaMalloc((void **)&d_copy, input->length ? input->length : 1));
-    repeat_on_device(shared.d_text, input->length, input->block, input->block_length);
+    for (int copy = 0; copy < shared.copies; copy++) {
+        CUDA_CHECK(cudaMalloc((void **)&shared.d_texts[copy], allocated));
+        if (copy == 0)
+            repeat_on_device(shared.d_texts[0], input->length, input->block, input->block_length);
+        else
+            CUDA_CHECK(cudaMemcpy(shared.d_texts[copy], shared.d_texts[0], input->length,
+                                  cudaMemcpyDeviceToDevice));
+        memcpy(shared.expected[copy], shared.expected[0], sizeof shared.expected[0]);
+    }
+    /* Every copy differs from the others before the first run. */
+    for (int copy = 1; copy < shared.copies; copy++)
+        replace_one_byte(&shared, copy);
+    struct copy_run copy = {&shared, NULL, shared.copies};
+    CUDA_CHECK(cudaMalloc((void **)&copy.d_destination, allocated));
 
     struct contender_run *runs = calloc((size_t)count, sizeof *runs);
     struct timed_variant *variants = calloc((size_t)count + 1, sizeof *variants);
     cr_assert(runs && variants, "out of host memory");
     for (int c = 0; c < count; c++) {
-        runs[c] = (struct contender_run){&contenders[c], &shared, NULL, {0}};
-        CUDA_CHECK(cudaMalloc((void **)&runs[c].d_bins, HISTOGRAM_BINS * sizeof *runs[c].d_bins));
-        CUDA_CHECK(
-            cudaMemset(runs[c].d_bins, POISON_BYTE, HISTOGRAM_BINS * sizeof *runs[c].d_bins));
-        variants[c] = (struct timed_variant){.name = contenders[c].label,
-                                             .run = run_contender,
-                                             .result_is_right = contender_result_is_right,
-                                             .context = &runs[c],
-                                             .on_host = contenders[c].on_host != NULL};
+        runs[c] = (struct contender_run){.contender = &contenders[c], .shared = &shared};
+        for (int k = 0; contenders[c].on_host == NULL && k < shared.copies; k++) {
+            CUDA_CHECK(cudaMalloc((void **)&runs[c].d_bins[k], HISTOGRAM_BINS * sizeof **runs[c].d_bins));
+            CUDA_CHECK(cudaMemset(runs[c].d_bins[k], POISON_BYTE,
+                                  HISTOGRAM_BINS * sizeof **runs[c].d_bins));
+        }
+        variants[c] = worker_variant(contenders[c].label, run_contender,
+                                     contender_result_is_right, &runs[c]);
+        variants[c].on_host = contenders[c].on_host != NULL;
     }
-    struct device_copy copy = {shared.d_text, d_copy, input->length};
-    variants[count] = (struct timed_variant){.name = "copy", .run = run_device_copy,
-                                             .context = &copy};
+    for (int c = 0; c < count; c++) {
+        int calls = calls_per_run_for(&variants[c], &runs[c].calls, shared.copies);
+        runs[c].calls = contenders[c].on_host ? 1 : calls;
+    }
+    variants[count] = worker_variant("copy", run_copy, NULL, &copy);
     time_alternating(variants, (size_t)count + 1, options.warmup_runs, options.timed_runs);
     for (int c = 0; c < count; c++) {
-        times->contender_ms[c] = variants[c].time_ms;
-        if (contenders[c].on_host && shared.cpu_sample_length > 0)
-            times->contender_ms[c] *= (double)input->length / (double)shared.cpu_sample_length;
+        if (contenders[c].on_host)
+            times->contender_ms[c] = variants[c].time_ms * (shared.cpu_sample_length > 0
+                                         ? (double)input->length / (double)shared.cpu_sample_length
+                                         : 1.0);
+        else
+            times->contender_ms[c] = variants[c].time_ms / runs[c].calls;
         cr_expect(variants[c].wrong_results == 0,
                   "%s gave a wrong histogram in %d of its timed runs on %s (seed %" PRIu64 "): "
                   "the result must be right on every call, not only the first (the grader "
                   "changes one byte of the text between runs). Look for state left from an "
                   "earlier call, a result kept from one, or a race.",
                   contenders[c].label, variants[c].wrong_results, input->name, options.seed);
-        CUDA_CHECK(cudaFree(runs[c].d_bins));
+        for (int k = 0; contenders[c].on_host == NULL && k < shared.copies; k++)
+            CUDA_CHECK(cudaFree(runs[c].d_bins[k]));
     }
-    times->copy_ms = variants[count].time_ms;
+    times->copy_ms = variants[count].time_ms / copy.calls;
     /* Code that reads the whole text cannot beat the memory: a time well under the copy's is a
      * result that was not computed (found in memory, say), whatever the histogram says. */
     for (int c = 0; c < count; c++) {
@@ -527,8 +579,9 @@ static void time_contenders(const struct contender *contenders, int count,
     }
     free(runs);
     free(variants);
-    CUDA_CHECK(cudaFree(shared.d_text));
-    CUDA_CHECK(cudaFree(d_copy));
+    for (int k = 0; k < shared.copies; k++)
+        CUDA_CHECK(cudaFree(shared.d_texts[k]));
+    CUDA_CHECK(cudaFree(copy.d_destination));
 }
 
 /* The inputs timed: the student's file alone, or every distribution and the shipped text at

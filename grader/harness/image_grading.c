@@ -1,6 +1,8 @@
 #include "image_grading.h"
 
 #include "bandwidth.h"
+#include "baselines.h"
+#include "crossing.h"
 #include "cuda_check.h"
 #include "device.h"
 #include "grading.h"
@@ -527,7 +529,12 @@ static void check_host_case(const char *function_name, host_small_image_histogra
     memcpy(layout, image.layout, image.total);
     unsigned long long all[SMALL_BINS + 2 * BIN_GUARD_COUNTERS];
     poison_bins(all, SMALL_BINS);
+    /* The function runs in its worker: the guards cross with the image and the bins. */
+    crossing_guarded_host_block(layout, image.total);
+    crossing_guarded_host_block(all, sizeof all);
     function((const uint32_t *)(layout + image.lead), count, all + BIN_GUARD_COUNTERS);
+    crossing_forget_host_block(layout);
+    crossing_forget_host_block(all);
     memcpy(results[0], all + BIN_GUARD_COUNTERS, SMALL_BINS * sizeof *all);
     bool unchanged = memcmp(layout, image.layout, image.total) == 0;
     char problem[512], where[512];
@@ -732,49 +739,56 @@ struct timing_input {
     uint64_t block_pixels, pixels;
 };
 
-/* What every contender's runs on one input share. Between two runs one pixel on the GPU is
- * replaced, and the expected histogram follows: a submission that remembers an earlier answer
+/* What every contender's runs on one input share: copies of the image on the GPU, one a call of
+ * a timed run (grading.h), each with its histogram. Between two runs one pixel of every copy is
+ * replaced, and the expected histograms follow: a submission that remembers an earlier answer
  * instead of counting gives a wrong one and is caught. */
 struct shared_input {
     const struct pixel_format *format;
     struct timing_input *input;
-    uint8_t *d_pixels;
-    unsigned long long expected[MAX_BINS];
+    int copies;
+    uint8_t *d_pixels[MAX_CALLS_PER_TIMED_RUN];
+    unsigned long long expected[MAX_CALLS_PER_TIMED_RUN][MAX_BINS];
     uint64_t mutation_state;
 };
 
 struct contender_run {
     const struct image_contender *contender;
     struct shared_input *shared;
-    unsigned long long *d_bins;
+    int calls; /* a timed run's: one a copy of the image, the first ones */
+    unsigned long long *d_bins[MAX_CALLS_PER_TIMED_RUN];
 };
 
 static void run_contender(void *context)
 {
     struct contender_run *run = context;
     const struct image_contender *contender = run->contender;
-    uint64_t pixels = run->shared->input->pixels;
-    if (contender->small)
-        contender->small((const uint32_t *)run->shared->d_pixels, pixels, run->d_bins,
-                         contender->threads_per_block);
-    else if (contender->bytes)
-        contender->bytes(run->shared->d_pixels, pixels, run->d_bins);
-    else
-        contender->with_context(contender->context, run->shared->d_pixels, pixels, run->d_bins);
+    const struct shared_input *shared = run->shared;
+    uint64_t pixels = shared->input->pixels;
+    for (int copy = 0; copy < run->calls; copy++) {
+        const uint8_t *d_pixels = shared->d_pixels[copy];
+        if (contender->small)
+            contender->small((const uint32_t *)d_pixels, pixels, run->d_bins[copy],
+                             contender->threads_per_block);
+        else if (contender->bytes)
+            contender->bytes(d_pixels, pixels, run->d_bins[copy]);
+        else
+            contender->with_context(contender->context, d_pixels, pixels, run->d_bins[copy]);
+    }
 }
 
-static void replace_one_pixel(struct shared_input *shared)
+static void replace_one_pixel(struct shared_input *shared, int copy)
 {
     const struct pixel_format *format = shared->format;
     if (shared->input->pixels == 0)
         return;
     uint64_t position = splitmix64(&shared->mutation_state) % shared->input->pixels;
     uint32_t replacement = (uint32_t)(splitmix64(&shared->mutation_state) % format->bins), old = 0;
-    uint8_t *address = shared->d_pixels + position * format->pixel_bytes;
+    uint8_t *address = shared->d_pixels[copy] + position * format->pixel_bytes;
     CUDA_CHECK(cudaMemcpy(&old, address, format->pixel_bytes, cudaMemcpyDeviceToHost));
     if (old < format->bins)
-        shared->expected[old]--;
-    shared->expected[replacement]++;
+        shared->expected[copy][old]--;
+    shared->expected[copy][replacement]++;
     CUDA_CHECK(cudaMemcpy(address, &replacement, format->pixel_bytes, cudaMemcpyHostToDevice));
 }
 
@@ -782,16 +796,35 @@ static void replace_one_pixel(struct shared_input *shared)
 static bool contender_result_is_right(void *context)
 {
     struct contender_run *run = context;
-    unsigned int bins = run->shared->format->bins;
-    unsigned long long got[MAX_BINS];
-    CUDA_CHECK(cudaMemcpy(got, run->d_bins, bins * sizeof *got, cudaMemcpyDeviceToHost));
-    /* Poison for the next run, so a run that does nothing cannot pass on its predecessor's
-     * work. */
-    CUDA_CHECK(cudaMemset(run->d_bins, POISON_BYTE, bins * sizeof *got));
-    bool right = bins_equal(got, run->shared->expected, bins);
-    replace_one_pixel(run->shared);
-    restore_default_memory_pool();
+    struct shared_input *shared = run->shared;
+    unsigned int bins = shared->format->bins;
+    bool right = true;
+    for (int copy = 0; copy < run->calls; copy++) {
+        unsigned long long got[MAX_BINS];
+        CUDA_CHECK(cudaMemcpy(got, run->d_bins[copy], bins * sizeof *got, cudaMemcpyDeviceToHost));
+        /* Poison for the next run, so a run that does nothing cannot pass on its predecessor's
+         * work. */
+        CUDA_CHECK(cudaMemset(run->d_bins[copy], POISON_BYTE, bins * sizeof *got));
+        right &= bins_equal(got, shared->expected[copy], bins);
+        replace_one_pixel(shared, copy);
+    }
     return right;
+}
+
+/* The copy that sets the bandwidth: each copy of the image copied once. */
+struct copy_run {
+    struct shared_input *shared;
+    uint8_t *d_destination;
+    uint64_t bytes;
+    int calls;
+};
+
+static void run_copy(void *context)
+{
+    struct copy_run *run = context;
+    for (int copy = 0; copy < run->calls; copy++)
+        copy_device_bytes((char *)run->d_destination, (const char *)run->shared->d_pixels[copy],
+                          run->bytes);
 }
 
 /* Fills d_pixels[0, pixels) with the block repeated, and expected with its histogram. */
@@ -809,7 +842,7 @@ static void repeat_image(const struct pixel_format *format, const struct timing_
 }
 
 /* Times every contender and a device-to-device copy of the input, alternating; returns the
- * copy's median in ms and each contender's in times_ms. */
+ * copy's time a call in ms and each contender's in times_ms. */
 static double time_contenders(const struct pixel_format *format,
                               const struct image_contender *contenders, int count,
                               struct timing_input *input, double *times_ms)
@@ -817,31 +850,43 @@ static double time_contenders(const struct pixel_format *format,
     struct grading_options options = grading_options();
     struct shared_input shared = {.format = format, .input = input,
                                   .mutation_state = options.seed ^ 0x5EED};
-    uint64_t bytes = input->pixels * format->pixel_bytes;
-    uint8_t *d_copy = NULL;
-    CUDA_CHECK(cudaMalloc((void **)&shared.d_pixels, bytes ? bytes : 1));
-    CUDA_CHECK(cudaMalloc((void **)&d_copy, bytes ? bytes : 1));
-    repeat_image(format, input, shared.d_pixels, shared.expected);
+    uint64_t bytes = input->pixels * format->pixel_bytes, allocated = bytes ? bytes : 1;
+    shared.copies = timed_copies(allocated);
+    for (int copy = 0; copy < shared.copies; copy++) {
+        CUDA_CHECK(cudaMalloc((void **)&shared.d_pixels[copy], allocated));
+        if (copy == 0)
+            repeat_image(format, input, shared.d_pixels[0], shared.expected[0]);
+        else
+            CUDA_CHECK(cudaMemcpy(shared.d_pixels[copy], shared.d_pixels[0], bytes,
+                                  cudaMemcpyDeviceToDevice));
+        memcpy(shared.expected[copy], shared.expected[0], sizeof shared.expected[0]);
+    }
+    /* Every copy differs from the others before the first run. */
+    for (int copy = 1; copy < shared.copies; copy++)
+        replace_one_pixel(&shared, copy);
+    struct copy_run copy = {&shared, NULL, bytes, shared.copies};
+    CUDA_CHECK(cudaMalloc((void **)&copy.d_destination, allocated));
 
     struct contender_run *runs = calloc((size_t)count, sizeof *runs);
     struct timed_variant *variants = calloc((size_t)count + 1, sizeof *variants);
     cr_assert(runs && variants, "out of host memory");
     for (int c = 0; c < count; c++) {
-        runs[c] = (struct contender_run){&contenders[c], &shared, NULL};
-        CUDA_CHECK(cudaMalloc((void **)&runs[c].d_bins, format->bins * sizeof *runs[c].d_bins));
-        CUDA_CHECK(cudaMemset(runs[c].d_bins, POISON_BYTE, format->bins * sizeof *runs[c].d_bins));
-        variants[c] = (struct timed_variant){.name = contenders[c].label,
-                                             .run = run_contender,
-                                             .result_is_right = contender_result_is_right,
-                                             .context = &runs[c]};
+        runs[c] = (struct contender_run){.contender = &contenders[c], .shared = &shared};
+        for (int k = 0; k < shared.copies; k++) {
+            CUDA_CHECK(cudaMalloc((void **)&runs[c].d_bins[k], format->bins * sizeof **runs[c].d_bins));
+            CUDA_CHECK(cudaMemset(runs[c].d_bins[k], POISON_BYTE,
+                                  format->bins * sizeof **runs[c].d_bins));
+        }
+        variants[c] = worker_variant(contenders[c].label, run_contender,
+                                     contender_result_is_right, &runs[c]);
     }
-    struct device_copy copy = {(const char *)shared.d_pixels, (char *)d_copy, bytes};
-    variants[count] = (struct timed_variant){.name = "copy", .run = run_device_copy,
-                                             .context = &copy};
+    for (int c = 0; c < count; c++)
+        runs[c].calls = calls_per_run_for(&variants[c], &runs[c].calls, shared.copies);
+    variants[count] = worker_variant("copy", run_copy, NULL, &copy);
     time_alternating(variants, (size_t)count + 1, options.warmup_runs, options.timed_runs);
-    double copy_ms = variants[count].time_ms;
+    double copy_ms = variants[count].time_ms / copy.calls;
     for (int c = 0; c < count; c++) {
-        times_ms[c] = variants[c].time_ms;
+        times_ms[c] = variants[c].time_ms / runs[c].calls;
         cr_expect(variants[c].wrong_results == 0,
                   "%s gave a wrong histogram in %d of its timed runs on %s (seed %" PRIu64 "): "
                   "the result must be right on every call, not only the first (the grader "
@@ -856,12 +901,14 @@ static double time_contenders(const struct pixel_format *format,
                   "same run: faster than the memory allows (at most %d%%). A histogram must read "
                   "every pixel of the image on every call.",
                   contenders[c].label, input->name, percent, MAX_PERCENT_OF_COPY);
-        CUDA_CHECK(cudaFree(runs[c].d_bins));
+        for (int k = 0; k < shared.copies; k++)
+            CUDA_CHECK(cudaFree(runs[c].d_bins[k]));
     }
     free(runs);
     free(variants);
-    CUDA_CHECK(cudaFree(shared.d_pixels));
-    CUDA_CHECK(cudaFree(d_copy));
+    for (int k = 0; k < shared.copies; k++)
+        CUDA_CHECK(cudaFree(shared.d_pixels[k]));
+    CUDA_CHECK(cudaFree(copy.d_destination));
     return copy_ms;
 }
 

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "technique.h"
 
+#include "crossing.h"
 #include "cuda_check.h"
 #include "device.h"
 #include "grading.h"
@@ -19,67 +20,9 @@
 
 extern char **environ;
 
-/* The file a technique check's launches are noted in, while it runs the lab's functions. */
-#define LAUNCH_LOG_VARIABLE "GRADE_KERNEL_LAUNCHES"
-/* What is noted for a kernel the driver cannot name (a driver older than CUDA 12.3's). */
-#define UNNAMED_KERNEL "(a kernel the driver could not name)"
 #define MAX_LAUNCHED_KERNELS 64
 #define TECHNIQUE_TEXT_BYTES (1u << 20)
 #define TECHNIQUE_BINS 256
-
-/* ---------------------------------------------------------------------------------------- */
-/* The kernels launched. nvcc turns every <<<...>>> into a call of __cudaLaunchKernel (or its  */
-/* _ptsz twin) with the kernel's handle; the --wrap of the link sends that call here first.    */
-/* ---------------------------------------------------------------------------------------- */
-
-cudaError_t __real___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **arguments,
-                                      size_t shared_bytes, cudaStream_t stream);
-cudaError_t __real___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block,
-                                           void **arguments, size_t shared_bytes,
-                                           cudaStream_t stream);
-cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **arguments,
-                                      size_t shared_bytes, cudaStream_t stream);
-cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block,
-                                           void **arguments, size_t shared_bytes,
-                                           cudaStream_t stream);
-
-/* The driver's cuKernelGetName, asked for through the runtime: the graders do not link the
- * driver library, which a machine without a GPU lacks. */
-typedef int kernel_name_getter(const char **name, cudaKernel_t kernel);
-
-static void note_launch(cudaKernel_t kernel)
-{
-    const char *path = getenv(LAUNCH_LOG_VARIABLE);
-    if (!path)
-        return;
-    void *getter = NULL;
-    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    const char *name = NULL;
-    if (cudaGetDriverEntryPointByVersion("cuKernelGetName", &getter, 12030, cudaEnableDefault,
-                                         &found) == cudaSuccess &&
-        found == cudaDriverEntryPointSuccess && getter)
-        ((kernel_name_getter *)getter)(&name, kernel);
-    FILE *log = fopen(path, "a");
-    if (log) {
-        fprintf(log, "%s\n", name ? name : UNNAMED_KERNEL);
-        fclose(log);
-    }
-}
-
-cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **arguments,
-                                      size_t shared_bytes, cudaStream_t stream)
-{
-    note_launch(kernel);
-    return __real___cudaLaunchKernel(kernel, grid, block, arguments, shared_bytes, stream);
-}
-
-cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block,
-                                           void **arguments, size_t shared_bytes,
-                                           cudaStream_t stream)
-{
-    note_launch(kernel);
-    return __real___cudaLaunchKernel_ptsz(kernel, grid, block, arguments, shared_bytes, stream);
-}
 
 #ifndef KIT_CUDA_HOME
 #define KIT_CUDA_HOME "/usr/local/cuda"
@@ -241,18 +184,11 @@ char *sass_of_kernels(const char *sass, const char *const *names, int count)
     return kept;
 }
 
-/* Runs the lab's functions with their launches noted in a file; returns how many different
- * kernels ran, their names in names[] (malloc'ed). */
-static int launched_kernels(technique_runner *run_every_function, char **names, int max_names)
+/* Runs the lab's functions; returns how many different kernels their worker launched, their
+ * names in names[] (malloc'ed), and whether the driver could name them. */
+static int launched_kernels(technique_runner *run_every_function, char **names, int max_names,
+                            bool *named)
 {
-    const char *folder = getenv("TMPDIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/grade-launches-XXXXXX", folder && *folder ? folder : "/tmp");
-    int descriptor = mkstemp(path);
-    cr_assert(descriptor >= 0, "technique check: cannot make a file in %s: %s",
-              folder && *folder ? folder : "/tmp", strerror(errno));
-    close(descriptor);
-
     struct technique_inputs inputs = {NULL, TECHNIQUE_TEXT_BYTES, NULL};
     char *text = malloc(inputs.length);
     cr_assert(text, "out of host memory");
@@ -263,28 +199,17 @@ static int launched_kernels(technique_runner *run_every_function, char **names, 
     CUDA_CHECK(cudaMalloc((void **)&inputs.d_bins, TECHNIQUE_BINS * sizeof *inputs.d_bins));
     CUDA_CHECK(cudaMemset(inputs.d_bins, 0, TECHNIQUE_BINS * sizeof *inputs.d_bins));
 
-    setenv(LAUNCH_LOG_VARIABLE, path, 1);
     run_every_function(&inputs);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    unsetenv(LAUNCH_LOG_VARIABLE);
     CUDA_CHECK(cudaFree(inputs.d_text));
     CUDA_CHECK(cudaFree(inputs.d_bins));
 
-    int count = 0;
-    FILE *log = fopen(path, "r");
-    char line[1024];
-    while (log && count < max_names && fgets(line, sizeof line, log)) {
-        line[strcspn(line, "\n")] = '\0';
-        bool seen = false;
-        for (int n = 0; n < count && !seen; n++)
-            seen = strcmp(names[n], line) == 0;
-        if (!seen && (names[count] = strdup(line)) != NULL)
-            count++;
-    }
-    if (log)
-        fclose(log);
-    unlink(path);
-    return count;
+    const char *const *launched;
+    int count = crossing_launched_kernels(&launched, named);
+    int kept = 0;
+    for (int k = 0; k < count && kept < max_names; k++)
+        if ((names[kept] = strdup(launched[k])) != NULL)
+            kept++;
+    return kept;
 }
 
 void check_technique(const struct sass_rule *rules, int count,
@@ -304,13 +229,11 @@ void check_technique(const struct sass_rule *rules, int count,
         cr_skip_test("technique check not run: %s", reason);
     }
     char *names[MAX_LAUNCHED_KERNELS];
-    int launched = launched_kernels(run_every_function, names, MAX_LAUNCHED_KERNELS);
+    bool named = true;
+    int launched = launched_kernels(run_every_function, names, MAX_LAUNCHED_KERNELS, &named);
     const char *object = getenv("GRADE_OBJECT");
     /* Where the driver cannot name a kernel, the check falls back to the whole object's machine
      * code: an honest kernel must not fail for the driver's age. */
-    bool named = true;
-    for (int n = 0; n < launched; n++)
-        named &= strcmp(names[n], UNNAMED_KERNEL) != 0;
     char *ran = named ? sass_of_kernels(sass, (const char *const *)names, launched) : strdup(sass);
     free(sass);
     cr_assert(ran, "out of host memory for the SASS");

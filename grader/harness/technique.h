@@ -7,9 +7,9 @@
  * nothing, whatever it holds. (A driver older than CUDA 12.3's cannot name a launched kernel;
  * there the check reads the whole object's machine code, as it did before.)
  *
- * The launches are seen at nvcc's launch call (__cudaLaunchKernel): the graders are linked with
- * --wrap on it (GRADER_LDFLAGS in the Makefile), so every <<<...>>> of the test process passes
- * through technique.c first. */
+ * The launches are seen at nvcc's launch call (__cudaLaunchKernel) in the worker that runs the
+ * student's code: it is linked with --wrap on it (WORKER_LDFLAGS in the Makefile), and names
+ * the kernels each call launched in its answer (grader/crossing/worker.c). */
 #ifndef GRADER_TECHNIQUE_H
 #define GRADER_TECHNIQUE_H
 

@@ -5,9 +5,10 @@
  * GRADE_RECORDS names; the results model reads them back and decides the grade. Nothing else
  * the grading prints is read by any program.
  *
- * The code under test runs in the test processes, but it cannot write here: the submission
- * check (grader/check_submission.py) refuses an object that calls any function able to open or
- * write a file, read the environment or end the process.
+ * The code under test cannot write here: it runs in a worker process (grader/crossing/crossing.h)
+ * that knows nothing of this file and gave up opening files for writing before its first call,
+ * and the submission check (grader/check_submission.py) refuses an object that names a function
+ * able to open or write a file, read the environment or end the process.
  *
  * Format: one record a line, fields separated by tabs; a backslash, tab or newline inside a
  * field is written \\, \t, \n. The first field is the kind, the second the test

@@ -526,6 +526,7 @@ def part_exploits():
         expect = header(built, "expect")
         problem = header(built, "expect-problem")
         at_least = header(built, "expect-ratio-at-least")
+        score_at_most = header(built, "expect-score-at-most")
         verdict = (summary or {}).get("verdict")
         label = f"{lab} exploit {name}: {expect}"[:64]
         if problem == HANG_PROBLEM and verdict == expect and not mentions(results, summary, problem):
@@ -541,6 +542,8 @@ def part_exploits():
             ratio = (summary or {}).get("time_ratio")
             ok = status == 0 and ratio is not None and ratio >= float(at_least or 0.9)
             tally.check(label, "pass" if ok else "fail", f"exit {status}, verdict {verdict}, ratio {ratio}; log: {log}")
+        elif score_at_most is not None and (summary or {}).get("score", 0) > float(score_at_most):
+            tally.check(label, "fail", f"score {summary.get('score')}, more than {score_at_most}; log: {log}")
         elif verdict == expect and status == 1 and (not problem or mentions(results, summary, problem)):
             tally.check(label, "pass", f'"{problem}"' if problem else "")
         else:

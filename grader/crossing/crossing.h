@@ -1,0 +1,265 @@
+/* The crossing: the code under test runs in a process of its own, the worker, never in the
+ * process that checks it, times it and writes its test's record.
+ *
+ * A grader is linked without the student's object. In its place it links a proxy of every
+ * function of the lab's contract, of the same name and type: the proxy hands the call to the
+ * student's worker (the student's object linked with grader/crossing/worker.c), waits for it to
+ * return, and copies back what it wrote. The references run the same way in a worker of their
+ * own, so that both are timed alike and neither is in reach of the other. A device pointer
+ * crosses as its allocation (a CUDA IPC handle) and its offset in it; host memory crosses as a
+ * copy in memory the two processes share; a value crosses as its bytes.
+ *
+ * Each lab lists its functions once, in grader/<lab>/crossings.h, as an X-macro LAB_CROSSINGS(X)
+ * of entries
+ *     X(arity, result, name, parameter...)
+ * where result is (VOID, void) or (VALUE, type), and each parameter is (kind, type, count):
+ *     (DEVICE, type, 0)       a pointer into device memory
+ *     (VALUE, type, 0)        an integer, a float, or a pointer the worker gave (opaque)
+ *     (HOST_IN, type, count)  host memory read: count elements (count may name a0 .. a4)
+ *     (HOST_OUT, type, count) host memory written: count elements
+ * (host memory crosses both ways, with the guards around it: crossing_guarded_host_block)
+ * grader/crossing/crossings.c turns the list into proxies (in a grader) or into the worker's
+ * table of calls, for the student's functions or the references' (reference_<name>).
+ *
+ * What the worker can reach: nothing of the grading but its calls. It starts with an empty
+ * environment (only CUDA's and the loader's variables), with no descriptor but its end of the
+ * socket and the shared memory (sealed against shrinking), it dies with the test process, and
+ * before the first call it drops its capabilities and gives up, for good, the system calls that
+ * could write a file, start a process or program, signal, trace or reschedule another process,
+ * or reach the network (worker.c lists them). Every worker is stopped between its requests.
+ * No process of a grader can be traced or read through /proc. */
+#ifndef GRADER_CROSSING_H
+#define GRADER_CROSSING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum crossing_target { CROSSING_STUDENT, CROSSING_REFERENCE, CROSSING_TARGET_COUNT };
+
+#define CROSSING_MAX_PARAMETERS 5
+#define CROSSING_NAME_SIZE 96
+#define CROSSING_RESULT_SIZE 64
+
+enum crossing_kind { CROSSING_KIND_DEVICE, CROSSING_KIND_VALUE, CROSSING_KIND_HOST };
+
+/* One call as it crosses: what the proxy sends and the worker reads. */
+struct crossing_parameter {
+    int kind;
+    unsigned char value[8];       /* VALUE: its bytes */
+    unsigned char ipc_handle[64]; /* DEVICE: the allocation (cudaIpcMemHandle_t) */
+    uint64_t buffer_id;           /* DEVICE: the allocation's id in the test process, never
+                                     reused there (a freed allocation's handle may be) */
+    uint64_t offset;              /* DEVICE: from the allocation's start; HOST: in shared memory */
+    uint64_t bytes;               /* HOST: how many */
+    uint64_t slack_before, slack_after; /* HOST: the guarded block's bytes around them */
+    uint64_t raw_address;         /* DEVICE: the caller's own pointer, when no allocation holds
+                                     it (NULL, or past the end of an empty one) */
+    int in_allocation;
+};
+
+struct crossing_call {
+    char function[CROSSING_NAME_SIZE];
+    int parameter_count;
+    struct crossing_parameter parameters[CROSSING_MAX_PARAMETERS];
+    /* In the proxy only: where each host parameter is copied back to, and its bytes (with its
+     * block's) as they were before the call, to see what the worker changed. */
+    void *copy_back[CROSSING_MAX_PARAMETERS];
+    unsigned char *original[CROSSING_MAX_PARAMETERS];
+    enum crossing_target target;
+};
+
+/* ---- the proxy side (grader/crossing/proxy.c), in the test process ---- */
+
+void crossing_call_start(struct crossing_call *call, enum crossing_target target,
+                         const char *function);
+void crossing_put_device(struct crossing_call *call, int index, const void *pointer);
+void crossing_put_value(struct crossing_call *call, int index, const void *value, size_t size);
+/* Host memory crosses both ways: what the worker changed is written back after the call. */
+void crossing_put_host(struct crossing_call *call, int index, const void *pointer, uint64_t bytes);
+
+/* A block of the grader's host memory that holds a parameter and the guards around it: a host
+ * parameter inside it crosses with the whole block, so that an index out of range reads and
+ * writes the guards, as it would in one process, and never anything else of the grader's. A
+ * host parameter in no such block crosses alone. Forget the block before freeing it. */
+void crossing_guarded_host_block(const void *start, uint64_t bytes);
+void crossing_forget_host_block(const void *start);
+/* Runs the call (or, inside a batch, queues it) and copies its result into result. A call that
+ * fails in the worker (a CUDA error, the process ended) fails the test, saying so. */
+void crossing_call_end(struct crossing_call *call, void *result, size_t result_size);
+
+/* Timing: between crossing_batch_begin and crossing_batch_run, calls queue instead of running;
+ * crossing_batch_run sends them together to their worker, which runs them back to back, waits
+ * until its device is idle and answers. Returns the milliseconds from the request to the answer,
+ * measured here: nothing in the worker's reach carries a time. The calls of a batch go to one
+ * worker; a call that returns a value is not queued but runs when it is made. */
+void crossing_batch_begin(void);
+double crossing_batch_run(void);
+
+/* The kernels the student's worker launched since the test began, as the CUDA driver names
+ * them; names_known is false when the driver could not name them (older than CUDA 12.3). The
+ * strings stay valid until the test process ends. */
+int crossing_launched_kernels(const char *const **names, bool *names_known);
+
+/* ---- the worker side (grader/crossing/worker.c) ---- */
+
+typedef void crossing_thunk(struct crossing_call *call, void *result);
+struct crossing_entry {
+    const char *function;
+    crossing_thunk *thunk;
+};
+
+void *crossing_device_pointer(const struct crossing_call *call, int index);
+void *crossing_value_bytes(struct crossing_call *call, int index);
+void *crossing_host_pointer(const struct crossing_call *call, int index);
+
+/* ---- the X-macro's expansions ---- */
+
+#define CROSSING_KIND(kind, type, count) kind
+#define CROSSING_TYPE(kind, type, count) type
+#define CROSSING_COUNT(kind, type, count) count
+
+#define CROSSING_PUT(call, index, argument, parameter)                                        \
+    CROSSING_PUT_(call, index, argument, CROSSING_KIND parameter, CROSSING_COUNT parameter)
+#define CROSSING_PUT_(call, index, argument, kind, count)                                     \
+    CROSSING_PUT__(call, index, argument, kind, count)
+#define CROSSING_PUT__(call, index, argument, kind, count)                                    \
+    crossing_put_##kind(call, index, argument, count)
+#define crossing_put_DEVICE(call, index, argument, count)                                     \
+    crossing_put_device(call, index, (const void *)(argument))
+#define crossing_put_VALUE(call, index, argument, count)                                      \
+    crossing_put_value(call, index, &(argument), sizeof(argument))
+#define crossing_put_HOST_IN(call, index, argument, count)                                    \
+    crossing_put_host(call, index, argument, (uint64_t)(count) * sizeof *(argument))
+#define crossing_put_HOST_OUT(call, index, argument, count)                                   \
+    crossing_put_host(call, index, argument, (uint64_t)(count) * sizeof *(argument))
+
+#define CROSSING_GET(call, index, parameter)                                                  \
+    CROSSING_GET_(call, index, CROSSING_KIND parameter, CROSSING_TYPE parameter)
+#define CROSSING_GET_(call, index, kind, type) CROSSING_GET__(call, index, kind, type)
+#define CROSSING_GET__(call, index, kind, type) crossing_get_##kind(call, index, type)
+#define crossing_get_DEVICE(call, index, type) ((type)crossing_device_pointer(call, index))
+#define crossing_get_VALUE(call, index, type) (*(type *)crossing_value_bytes(call, index))
+#define crossing_get_HOST_IN(call, index, type) ((type)crossing_host_pointer(call, index))
+#define crossing_get_HOST_OUT(call, index, type) ((type)crossing_host_pointer(call, index))
+
+/* result: (VOID, void) or (VALUE, type) */
+#define CROSSING_RESULT_TYPE(kind, type) type
+#define CROSSING_RESULT_KIND(kind, type) kind
+#define CROSSING_END(call, result) CROSSING_END_(call, CROSSING_RESULT_KIND result, CROSSING_RESULT_TYPE result)
+#define CROSSING_END_(call, kind, type) CROSSING_END__(call, kind, type)
+#define CROSSING_END__(call, kind, type) crossing_end_##kind(call, type)
+#define crossing_end_VOID(call, type) crossing_call_end(call, NULL, 0);
+#define crossing_end_VALUE(call, type)                                                        \
+    type crossing_result_;                                                                    \
+    crossing_call_end(call, &crossing_result_, sizeof crossing_result_);                      \
+    return crossing_result_;
+
+#define CROSSING_RUN(result_space, result, call_expression)                                   \
+    CROSSING_RUN_(result_space, CROSSING_RESULT_KIND result, CROSSING_RESULT_TYPE result,      \
+                  call_expression)
+#define CROSSING_RUN_(space, kind, type, expression) CROSSING_RUN__(space, kind, type, expression)
+#define CROSSING_RUN__(space, kind, type, expression) crossing_run_##kind(space, type, expression)
+#define crossing_run_VOID(space, type, expression)                                            \
+    (void)space;                                                                              \
+    expression;
+#define crossing_run_VALUE(space, type, expression)                                           \
+    {                                                                                         \
+        _Static_assert(sizeof(type) <= CROSSING_RESULT_SIZE, "result too large to cross");    \
+        type crossing_result_ = expression;                                                   \
+        __builtin_memcpy(space, &crossing_result_, sizeof crossing_result_);                  \
+    }
+
+/* A proxy: the function of the contract, by its own name (or reference_<name>). */
+#define CROSSING_PROXY(arity, ...) CROSSING_PROXY_##arity(__VA_ARGS__)
+#define CROSSING_PROXY_HEAD(target, prefix, name, call)                                       \
+    struct crossing_call call;                                                                \
+    crossing_call_start(&call, target, #prefix #name);
+#define CROSSING_PROXY_0(target, prefix, result, name)                                        \
+    CROSSING_RESULT_TYPE result prefix##name(void)                                            \
+    {                                                                                         \
+        CROSSING_PROXY_HEAD(target, prefix, name, call)                                       \
+        CROSSING_END(&call, result)                                                           \
+    }
+#define CROSSING_PROXY_1(target, prefix, result, name, p0)                                    \
+    CROSSING_RESULT_TYPE result prefix##name(CROSSING_TYPE p0 a0)                             \
+    {                                                                                         \
+        CROSSING_PROXY_HEAD(target, prefix, name, call)                                       \
+        CROSSING_PUT(&call, 0, a0, p0);                                                       \
+        CROSSING_END(&call, result)                                                           \
+    }
+#define CROSSING_PROXY_2(target, prefix, result, name, p0, p1)                                \
+    CROSSING_RESULT_TYPE result prefix##name(CROSSING_TYPE p0 a0, CROSSING_TYPE p1 a1)        \
+    {                                                                                         \
+        CROSSING_PROXY_HEAD(target, prefix, name, call)                                       \
+        CROSSING_PUT(&call, 0, a0, p0);                                                       \
+        CROSSING_PUT(&call, 1, a1, p1);                                                       \
+        CROSSING_END(&call, result)                                                           \
+    }
+#define CROSSING_PROXY_3(target, prefix, result, name, p0, p1, p2)                            \
+    CROSSING_RESULT_TYPE result prefix##name(CROSSING_TYPE p0 a0, CROSSING_TYPE p1 a1,        \
+                                             CROSSING_TYPE p2 a2)                             \
+    {                                                                                         \
+        CROSSING_PROXY_HEAD(target, prefix, name, call)                                       \
+        CROSSING_PUT(&call, 0, a0, p0);                                                       \
+        CROSSING_PUT(&call, 1, a1, p1);                                                       \
+        CROSSING_PUT(&call, 2, a2, p2);                                                       \
+        CROSSING_END(&call, result)                                                           \
+    }
+#define CROSSING_PROXY_4(target, prefix, result, name, p0, p1, p2, p3)                        \
+    CROSSING_RESULT_TYPE result prefix##name(CROSSING_TYPE p0 a0, CROSSING_TYPE p1 a1,        \
+                                             CROSSING_TYPE p2 a2, CROSSING_TYPE p3 a3)        \
+    {                                                                                         \
+        CROSSING_PROXY_HEAD(target, prefix, name, call)                                       \
+        CROSSING_PUT(&call, 0, a0, p0);                                                       \
+        CROSSING_PUT(&call, 1, a1, p1);                                                       \
+        CROSSING_PUT(&call, 2, a2, p2);                                                       \
+        CROSSING_PUT(&call, 3, a3, p3);                                                       \
+        CROSSING_END(&call, result)                                                           \
+    }
+
+/* The worker's entry: a thunk that calls the function, and its place in the table (a linker
+ * section, so that a worker holds the entries of whatever lists it links). */
+#define CROSSING_ENTRY(prefix, name)                                                          \
+    static const struct crossing_entry crossing_entry_##prefix##name                          \
+        __attribute__((used, section("grader_crossings"), aligned(sizeof(void *)))) = {        \
+            #prefix #name, crossing_thunk_##prefix##name};
+#define CROSSING_THUNK(arity, ...) CROSSING_THUNK_##arity(__VA_ARGS__)
+#define CROSSING_THUNK_0(target, prefix, result, name)                                        \
+    static void crossing_thunk_##prefix##name(struct crossing_call *call, void *space)        \
+    {                                                                                         \
+        (void)call;                                                                           \
+        CROSSING_RUN(space, result, prefix##name())                                           \
+    }                                                                                         \
+    CROSSING_ENTRY(prefix, name)
+#define CROSSING_THUNK_1(target, prefix, result, name, p0)                                    \
+    static void crossing_thunk_##prefix##name(struct crossing_call *call, void *space)        \
+    {                                                                                         \
+        CROSSING_RUN(space, result, prefix##name(CROSSING_GET(call, 0, p0)))                  \
+    }                                                                                         \
+    CROSSING_ENTRY(prefix, name)
+#define CROSSING_THUNK_2(target, prefix, result, name, p0, p1)                                \
+    static void crossing_thunk_##prefix##name(struct crossing_call *call, void *space)        \
+    {                                                                                         \
+        CROSSING_RUN(space, result,                                                           \
+                     prefix##name(CROSSING_GET(call, 0, p0), CROSSING_GET(call, 1, p1)))      \
+    }                                                                                         \
+    CROSSING_ENTRY(prefix, name)
+#define CROSSING_THUNK_3(target, prefix, result, name, p0, p1, p2)                            \
+    static void crossing_thunk_##prefix##name(struct crossing_call *call, void *space)        \
+    {                                                                                         \
+        CROSSING_RUN(space, result,                                                           \
+                     prefix##name(CROSSING_GET(call, 0, p0), CROSSING_GET(call, 1, p1),       \
+                                  CROSSING_GET(call, 2, p2)))                                 \
+    }                                                                                         \
+    CROSSING_ENTRY(prefix, name)
+#define CROSSING_THUNK_4(target, prefix, result, name, p0, p1, p2, p3)                        \
+    static void crossing_thunk_##prefix##name(struct crossing_call *call, void *space)        \
+    {                                                                                         \
+        CROSSING_RUN(space, result,                                                           \
+                     prefix##name(CROSSING_GET(call, 0, p0), CROSSING_GET(call, 1, p1),       \
+                                  CROSSING_GET(call, 2, p2), CROSSING_GET(call, 3, p3)))      \
+    }                                                                                         \
+    CROSSING_ENTRY(prefix, name)
+
+#endif

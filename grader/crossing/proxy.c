@@ -1,0 +1,565 @@
+/* The test process's side of the crossing (crossing.h): starting the workers, sending them
+ * calls, and reading what they answer.
+ *
+ * The connections to the two workers are this process's one piece of state of its own, as
+ * CUDA's context is: a proxy has the contract's signature and no room for a handle. */
+#define _GNU_SOURCE
+#include "crossing.h"
+#include "wire.h"
+
+#include "cuda_check.h"
+#include "grading.h"
+
+#include <criterion/criterion.h>
+#include <cuda_runtime_api.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* grader/harness/record_hooks.c: a CUDA error's record, as cuda_check leaves it. */
+void cuda_failure_observed(const char *message);
+
+/* The workers' programs: ./grade names them. */
+static const char *const worker_variables[CROSSING_TARGET_COUNT] = {
+    [CROSSING_STUDENT] = "GRADE_WORKER",
+    [CROSSING_REFERENCE] = "GRADE_REFERENCE_WORKER",
+};
+static const char *const worker_roles[CROSSING_TARGET_COUNT] = {
+    [CROSSING_STUDENT] = "your code",
+    [CROSSING_REFERENCE] = "the references",
+};
+
+#define MAX_NOTED_KERNELS 64
+#define MAX_GUARDED_BLOCKS 8
+
+struct host_block {
+    const unsigned char *start;
+    uint64_t bytes;
+};
+
+#define MAX_HANDED 1024
+
+struct connection {
+    pid_t pid; /* 0: not started */
+    int ended_status; /* waitpid's status, once it has ended; -1 before */
+    /* The device allocations (buffer ids) handed to it: it maps them until told they are
+     * freed, which it must be before they are (cudaFree, wrapped below). */
+    uint64_t handed[MAX_HANDED];
+    int handed_count;
+    int socket;
+    int shared_memory;
+    unsigned char *shared;
+    uint64_t shared_size, shared_used;
+};
+
+static struct {
+    struct connection workers[CROSSING_TARGET_COUNT];
+    bool batching;
+    int pending_count;
+    struct crossing_call pending[WIRE_MAX_CALLS];
+    char *kernels[MAX_NOTED_KERNELS];
+    int kernel_count;
+    struct host_block guarded[MAX_GUARDED_BLOCKS];
+} crossing;
+
+/* Every process of a grader (Criterion's runner, each test process) cannot be read or traced
+ * through /proc by the workers it starts, from its first instruction: not its environment
+ * (where the grading record's path is), its memory or its descriptors. */
+__attribute__((constructor)) static void not_dumpable(void)
+{
+    prctl(PR_SET_DUMPABLE, 0);
+}
+
+/* Variables a worker keeps: what CUDA, the driver and the loader read; nothing of the grading. */
+static bool kept_for_worker(const char *entry)
+{
+    static const char *const prefixes[] = {"CUDA_", "NV", "LD_LIBRARY_PATH="};
+    for (size_t p = 0; p < sizeof prefixes / sizeof *prefixes; p++)
+        if (strncmp(entry, prefixes[p], strlen(prefixes[p])) == 0)
+            return true;
+    return false;
+}
+
+/* A descriptor at 10 or above, close-on-exec: the worker gets it only through the dup2 of its
+ * start, at the number it expects. */
+static int high_descriptor(int descriptor)
+{
+    int moved = fcntl(descriptor, F_DUPFD_CLOEXEC, 10);
+    cr_assert(moved >= 0, "crossing: fcntl(F_DUPFD_CLOEXEC): %s", strerror(errno));
+    close(descriptor);
+    return moved;
+}
+
+/* Not the code's fault: the grading machine cannot grade this test (the results model says
+ * so, exit 4, and the test keeps its points in the maximum). */
+static void machine_problem(const char *format, const char *detail, const char *more)
+{
+    char reason[512];
+    snprintf(reason, sizeof reason, format, detail, more);
+    record_current_test(TEST_MACHINE_PROBLEM, reason);
+    cr_skip_test("%s", reason);
+}
+
+/* Stops a worker and waits until it is stopped: from here to its next request no thread of it
+ * runs, whatever the scheduler's delays. Every worker is stopped between its requests: the
+ * student's so that its code cannot read the next inputs or keep the GPU busy while the grader
+ * works or times another contender, the references' so that a timed request takes the same
+ * steps (resumed, asked, answered) whoever runs it. */
+static void stop_worker(struct connection *worker)
+{
+    int status = 0;
+    if (kill(worker->pid, SIGSTOP) == 0 && waitpid(worker->pid, &status, WUNTRACED) == worker->pid &&
+        !WIFSTOPPED(status))
+        worker->ended_status = status;
+}
+
+static void start_worker(enum crossing_target target, struct connection *worker)
+{
+    const char *program = getenv(worker_variables[target]);
+    if (!program || !*program)
+        machine_problem("the grading machine is misconfigured: %s is not set (./grade sets it "
+                        "to the program that runs %s)", worker_variables[target],
+                        worker_roles[target]);
+    if (prctl(PR_GET_DUMPABLE) != 0)
+        machine_problem("the test process can be traced by the code it runs%s%s", "", "");
+    int ends[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
+        machine_problem("cannot make a socket to %s: %s", worker_roles[target], strerror(errno));
+    /* Sealed so that it cannot shrink (a worker that shrank it would make this process fault
+     * reading it) and takes no further seal (one against growing would stop this process). */
+    int shared_memory = memfd_create("crossing", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (shared_memory < 0 ||
+        fcntl(shared_memory, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL) != 0)
+        machine_problem("cannot make memory shared with %s: %s", worker_roles[target],
+                        strerror(errno));
+    worker->socket = high_descriptor(ends[0]);
+    int worker_end = high_descriptor(ends[1]);
+    worker->shared_memory = high_descriptor(shared_memory);
+
+    size_t variable_count = 0;
+    while (environ[variable_count])
+        variable_count++;
+    char **environment = calloc(variable_count + 1, sizeof *environment);
+    cr_assert(environment, "out of host memory");
+    size_t kept = 0;
+    for (size_t v = 0; v < variable_count; v++)
+        if (kept_for_worker(environ[v]))
+            environment[kept++] = environ[v];
+
+    char parent[32];
+    snprintf(parent, sizeof parent, "%ld", (long)getpid());
+    char *const arguments[] = {(char *)program, parent, NULL};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, worker_end, WIRE_SOCKET_FD);
+    posix_spawn_file_actions_adddup2(&actions, worker->shared_memory, WIRE_SHARED_MEMORY_FD);
+    int spawned = posix_spawn(&worker->pid, program, &actions, NULL, arguments, environment);
+    posix_spawn_file_actions_destroy(&actions);
+    free(environment);
+    close(worker_end);
+    if (spawned != 0)
+        machine_problem("the grading machine cannot start the program that runs %s: %s",
+                        worker_roles[target], strerror(spawned));
+    /* Its first answer, before any call: whether it could be restricted. */
+    struct wire_reply hello;
+    if (!wire_receive(worker->socket, &hello, sizeof hello))
+        machine_problem("the program that runs %s ended as it started%s", worker_roles[target],
+                        "");
+    hello.message[sizeof hello.message - 1] = '\0';
+    if (hello.status != WIRE_RETURNED)
+        machine_problem("%s: %s", worker_roles[target], hello.message);
+    worker->ended_status = -1;
+    stop_worker(worker); /* until its first request */
+}
+
+static struct connection *connection_to(enum crossing_target target)
+{
+    struct connection *worker = &crossing.workers[target];
+    if (worker->pid == 0)
+        start_worker(target, worker);
+    return worker;
+}
+
+/* How the worker ended, in words, once its socket has closed. */
+static void describe_end(struct connection *worker, char *text, size_t size)
+{
+    int status = worker->ended_status;
+    pid_t ended = worker->pid;
+    if (status == -1) {
+        /* Resumed first if stopped, so that a signal sent to it while stopped takes effect. */
+        kill(worker->pid, SIGCONT);
+        ended = waitpid(worker->pid, &status, 0);
+    }
+    if (ended != worker->pid)
+        snprintf(text, size, "ended (its status is unknown: %s)", strerror(errno));
+    else if (WIFSIGNALED(status))
+        snprintf(text, size, "crashed (signal %d, %s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    else
+        snprintf(text, size, "ended with exit status %d (exit, abort or quick_exit end the "
+                 "process: a function of the lab must return)", WEXITSTATUS(status));
+    worker->pid = 0;
+}
+
+/* Whether this process's CUDA driver can name a kernel (CUDA 12.3 and later): the workers run
+ * on the same driver, and the student's is not asked. */
+static bool driver_names_kernels(void)
+{
+    void *getter = NULL;
+    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    bool named = cudaGetDriverEntryPointByVersion("cuKernelGetName", &getter, 12030,
+                                                  cudaEnableDefault, &found) == cudaSuccess &&
+                 found == cudaDriverEntryPointSuccess && getter;
+    (void)cudaGetLastError();
+    return named;
+}
+
+static void note_kernels(const struct wire_reply *reply)
+{
+    for (int k = 0; k < reply->kernel_count && k < WIRE_MAX_KERNELS; k++) {
+        char name[WIRE_KERNEL_NAME_SIZE];
+        memcpy(name, reply->kernels[k], sizeof name);
+        name[sizeof name - 1] = '\0'; /* the worker's bytes: not trusted to end */
+        bool seen = false;
+        for (int n = 0; n < crossing.kernel_count && !seen; n++)
+            seen = strcmp(crossing.kernels[n], name) == 0;
+        if (!seen && crossing.kernel_count < MAX_NOTED_KERNELS)
+            crossing.kernels[crossing.kernel_count++] = strdup(name);
+    }
+}
+
+/* Waits until this process's own device work is done: the worker must find the memory as this
+ * process left it (poisoned, refilled), and the two processes' work is in no common order. */
+static void finish_own_device_work(void)
+{
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        (void)cudaGetLastError(); /* no GPU here: only host functions cross */
+        return;
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+/* After the call: the bytes the worker changed of a host parameter (and of its guarded block),
+ * and only those, written back. The worker's copy is in shared memory, which it may write
+ * anywhere; what it is compared with is this process's own. */
+static void copy_back(struct connection *worker, struct crossing_call *call, int index)
+{
+    const struct crossing_parameter *parameter = &call->parameters[index];
+    unsigned char *caller = (unsigned char *)call->copy_back[index] - parameter->slack_before;
+    const unsigned char *crossed = worker->shared + parameter->offset - parameter->slack_before;
+    const unsigned char *original = call->original[index];
+    size_t bytes = parameter->slack_before + parameter->bytes + parameter->slack_after;
+    for (size_t at = 0; at < bytes; at++)
+        if (crossed[at] != original[at])
+            caller[at] = crossed[at];
+    free(call->original[index]);
+    call->original[index] = NULL;
+}
+
+/* One request and its answer, timed by this process's clock; false when the worker has ended.
+ * The worker runs only from this request to its answer (stop_worker says why). */
+static bool exchange(enum crossing_target target, struct connection *worker,
+                     const struct wire_request *request, const struct crossing_call *calls,
+                     struct wire_reply *reply, double *elapsed_ms)
+{
+    if (target == CROSSING_STUDENT) {
+        /* An answer it was not asked for (code under test writing on the worker's socket, to
+         * be taken for the worker's answer while its work goes on) shows here, at the latest. */
+        char extra;
+        cr_assert(recv(worker->socket, &extra, 1, MSG_PEEK | MSG_DONTWAIT) <= 0,
+                  "the process running your code answered a call twice: code under test may "
+                  "not write on the grader's socket");
+    }
+    kill(worker->pid, SIGCONT);
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    /* A worker that has ended takes nothing: the reply's reading says how it ended. */
+    (void)(wire_send(worker->socket, request, sizeof *request) &&
+           wire_send(worker->socket, calls, request->call_count * sizeof *calls));
+    bool answered = wire_receive(worker->socket, reply, sizeof *reply);
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    if (answered)
+        stop_worker(worker);
+    if (elapsed_ms)
+        *elapsed_ms = (double)(end.tv_sec - start.tv_sec) * 1e3 +
+                      (double)(end.tv_nsec - start.tv_nsec) / 1e6;
+    return answered;
+}
+
+/* Sends calls to their worker and waits for its answer. A failure ends the test here. */
+static void run_calls(struct crossing_call *calls, int count, struct wire_reply *reply,
+                      double *elapsed_ms)
+{
+    enum crossing_target target = calls[0].target;
+    struct connection *worker = connection_to(target);
+    finish_own_device_work();
+    struct wire_request request = {WIRE_MAGIC, (uint32_t)count, worker->shared_size, 0, {0}};
+    bool answered = exchange(target, worker, &request, calls, reply, elapsed_ms);
+    if (!crossing.batching) /* a call run while a batch is made keeps the batch's host memory */
+        worker->shared_used = 0;
+    if (!answered) {
+        char how[256];
+        describe_end(worker, how, sizeof how);
+        cr_assert_fail("%s never returned: the process running %s %s", calls[count - 1].function,
+                       worker_roles[target], how);
+    }
+    if (target == CROSSING_STUDENT)
+        note_kernels(reply);
+    reply->message[sizeof reply->message - 1] = '\0';
+    if (reply->status == WIRE_CUDA_ERROR) {
+        /* As cuda_check does in a process of its own: the message, the record, the end. */
+        fprintf(stderr, "%s\n", reply->message);
+        fflush(stderr);
+        cuda_failure_observed(reply->message);
+        exit(EXIT_FAILURE);
+    }
+    cr_assert(reply->status == WIRE_RETURNED, "the process running %s could not run %s: %s",
+              worker_roles[target], calls[0].function, reply->message);
+    for (int c = 0; c < count; c++)
+        for (int p = 0; p < calls[c].parameter_count; p++)
+            if (calls[c].copy_back[p])
+                copy_back(worker, &calls[c], p);
+}
+
+void crossing_call_start(struct crossing_call *call, enum crossing_target target,
+                         const char *function)
+{
+    memset(call, 0, sizeof *call);
+    call->target = target;
+    snprintf(call->function, sizeof call->function, "%s", function);
+    connection_to(target);
+}
+
+static struct crossing_parameter *parameter(struct crossing_call *call, int index, int kind)
+{
+    cr_assert(index < CROSSING_MAX_PARAMETERS, "crossing: too many parameters in %s",
+              call->function);
+    if (call->parameter_count < index + 1)
+        call->parameter_count = index + 1;
+    call->parameters[index].kind = kind;
+    return &call->parameters[index];
+}
+
+/* The driver's cuMemGetAddressRange and cuPointerGetAttribute, asked for through the runtime:
+ * the graders do not link the driver library, which a machine without a GPU lacks. */
+typedef int address_range_getter(unsigned long long *base, size_t *size,
+                                 unsigned long long pointer);
+typedef int pointer_attribute_getter(void *value, int attribute, unsigned long long pointer);
+#define POINTER_ATTRIBUTE_BUFFER_ID 7 /* CU_POINTER_ATTRIBUTE_BUFFER_ID */
+
+static void *driver_function(const char *name, int version)
+{
+    void *function = NULL;
+    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &function, version, cudaEnableDefault,
+                                                &found));
+    cr_assert(found == cudaDriverEntryPointSuccess && function, "the CUDA driver has no %s", name);
+    return function;
+}
+
+static unsigned long long buffer_id_of(unsigned long long base)
+{
+    pointer_attribute_getter *attribute = driver_function("cuPointerGetAttribute", 4000);
+    unsigned long long buffer_id = 0;
+    cr_assert(attribute(&buffer_id, POINTER_ATTRIBUTE_BUFFER_ID, base) == 0,
+              "crossing: cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_BUFFER_ID) failed");
+    return buffer_id;
+}
+
+/* Tells a worker that was handed the allocation to stop mapping it, and waits until it has:
+ * CUDA leaves freeing an allocation another process still maps undefined. */
+static void forget_in_worker(enum crossing_target target, unsigned long long buffer_id)
+{
+    struct connection *worker = &crossing.workers[target];
+    int found = -1;
+    for (int h = 0; h < worker->handed_count && found < 0; h++)
+        if (worker->handed[h] == buffer_id)
+            found = h;
+    if (worker->pid == 0 || found < 0)
+        return;
+    worker->handed[found] = worker->handed[--worker->handed_count];
+    struct wire_request request = {WIRE_MAGIC, 0, worker->shared_size, 1, {buffer_id}};
+    struct wire_reply reply;
+    /* A worker that has ended maps nothing; the next call to it says how it ended. */
+    (void)exchange(target, worker, &request, NULL, &reply, NULL);
+}
+
+/* The graders' cudaFree (the link's --wrap, GRADER_LDFLAGS in the Makefile): the workers unmap
+ * an allocation before it is freed. */
+cudaError_t __real_cudaFree(void *pointer);
+cudaError_t __wrap_cudaFree(void *pointer);
+cudaError_t __wrap_cudaFree(void *pointer)
+{
+    address_range_getter *address_range = driver_function("cuMemGetAddressRange", 3020);
+    unsigned long long base = 0;
+    size_t size = 0;
+    if (pointer && address_range(&base, &size, (unsigned long long)(uintptr_t)pointer) == 0) {
+        unsigned long long buffer_id = buffer_id_of(base);
+        for (int target = 0; target < CROSSING_TARGET_COUNT; target++)
+            forget_in_worker((enum crossing_target)target, buffer_id);
+    }
+    return __real_cudaFree(pointer);
+}
+
+void crossing_put_device(struct crossing_call *call, int index, const void *pointer)
+{
+    struct crossing_parameter *crossing_parameter = parameter(call, index, CROSSING_KIND_DEVICE);
+    crossing_parameter->raw_address = (uint64_t)(uintptr_t)pointer;
+    if (!pointer)
+        return;
+    address_range_getter *address_range = driver_function("cuMemGetAddressRange", 3020);
+    unsigned long long base = 0;
+    size_t size = 0;
+    /* A pointer in no allocation (one past the end of an empty buffer, say) crosses as it is:
+     * the code under test may hold it, not use it. */
+    if (address_range(&base, &size, (unsigned long long)(uintptr_t)pointer) != 0)
+        return;
+    crossing_parameter->buffer_id = buffer_id_of(base);
+    struct connection *worker = connection_to(call->target);
+    bool handed = false;
+    for (int h = 0; h < worker->handed_count && !handed; h++)
+        handed = worker->handed[h] == crossing_parameter->buffer_id;
+    if (!handed) {
+        cr_assert(worker->handed_count < MAX_HANDED, "crossing: more than %d device allocations "
+                  "handed to a worker at once", MAX_HANDED);
+        worker->handed[worker->handed_count++] = crossing_parameter->buffer_id;
+    }
+    cudaIpcMemHandle_t handle;
+    CUDA_CHECK(cudaIpcGetMemHandle(&handle, (void *)(uintptr_t)base));
+    _Static_assert(sizeof handle <= sizeof crossing_parameter->ipc_handle, "IPC handle size");
+    memcpy(crossing_parameter->ipc_handle, &handle, sizeof handle);
+    crossing_parameter->offset = (uint64_t)(uintptr_t)pointer - base;
+    crossing_parameter->in_allocation = 1;
+}
+
+void crossing_put_value(struct crossing_call *call, int index, const void *value, size_t size)
+{
+    struct crossing_parameter *crossing_parameter = parameter(call, index, CROSSING_KIND_VALUE);
+    cr_assert(size <= sizeof crossing_parameter->value, "crossing: a value of %zu bytes", size);
+    memcpy(crossing_parameter->value, value, size);
+}
+
+void crossing_guarded_host_block(const void *start, uint64_t bytes)
+{
+    for (int b = 0; b < MAX_GUARDED_BLOCKS; b++)
+        if (!crossing.guarded[b].start) {
+            crossing.guarded[b] = (struct host_block){start, bytes};
+            return;
+        }
+    cr_assert_fail("crossing: more than %d guarded host blocks at once", MAX_GUARDED_BLOCKS);
+}
+
+void crossing_forget_host_block(const void *start)
+{
+    for (int b = 0; b < MAX_GUARDED_BLOCKS; b++)
+        if (crossing.guarded[b].start == start)
+            crossing.guarded[b] = (struct host_block){NULL, 0};
+}
+
+/* The guarded block that holds bytes at pointer, or none. */
+static const struct host_block *block_holding(const unsigned char *pointer, uint64_t bytes)
+{
+    for (int b = 0; b < MAX_GUARDED_BLOCKS; b++) {
+        const struct host_block *block = &crossing.guarded[b];
+        if (block->start && pointer >= block->start &&
+            pointer + bytes <= block->start + block->bytes)
+            return block;
+    }
+    return NULL;
+}
+
+void crossing_put_host(struct crossing_call *call, int index, const void *pointer, uint64_t bytes)
+{
+    struct crossing_parameter *crossing_parameter = parameter(call, index, CROSSING_KIND_HOST);
+    if (!pointer) {
+        crossing_parameter->raw_address = 0;
+        return;
+    }
+    const unsigned char *start = pointer;
+    const struct host_block *block = block_holding(start, bytes);
+    uint64_t before = block ? (uint64_t)(start - block->start) : 0;
+    uint64_t after = block ? (uint64_t)(block->start + block->bytes - (start + bytes)) : 0;
+    uint64_t crossing_bytes = before + bytes + after;
+
+    struct connection *worker = connection_to(call->target);
+    uint64_t region = (worker->shared_used + 63) & ~(uint64_t)63;
+    uint64_t end = region + before + bytes + after;
+    if (end > worker->shared_size || worker->shared_size == 0) {
+        uint64_t size = (end + (1u << 20)) & ~(uint64_t)((1u << 20) - 1);
+        if (ftruncate(worker->shared_memory, (off_t)size) != 0)
+            machine_problem("cannot make %s bytes of memory shared with the worker: %s",
+                            "that many", strerror(errno));
+        if (worker->shared)
+            munmap(worker->shared, worker->shared_size);
+        worker->shared = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+                              worker->shared_memory, 0);
+        if (worker->shared == MAP_FAILED)
+            machine_problem("cannot map memory shared with the worker: %s%s", strerror(errno), "");
+        worker->shared_size = size;
+    }
+    memcpy(worker->shared + region, start - before, crossing_bytes);
+    call->original[index] = grading_malloc(crossing_bytes);
+    memcpy(call->original[index], start - before, crossing_bytes);
+    worker->shared_used = end;
+    crossing_parameter->raw_address = (uint64_t)(uintptr_t)pointer;
+    crossing_parameter->offset = region + before;
+    crossing_parameter->bytes = bytes;
+    crossing_parameter->slack_before = before;
+    crossing_parameter->slack_after = after;
+    call->copy_back[index] = (void *)pointer;
+}
+
+void crossing_call_end(struct crossing_call *call, void *result, size_t result_size)
+{
+    /* A call that returns a value runs at once, even while a batch is being made (a reference
+     * asked for its chosen parameter, say): the batch's clock starts only when it is sent. */
+    if (crossing.batching && result_size == 0) {
+        cr_assert(crossing.pending_count < WIRE_MAX_CALLS, "crossing: a batch of more than %d calls",
+                  WIRE_MAX_CALLS);
+        cr_assert(crossing.pending_count == 0 || crossing.pending[0].target == call->target,
+                  "crossing: a batch goes to one worker");
+        crossing.pending[crossing.pending_count++] = *call;
+        return;
+    }
+    struct wire_reply reply;
+    run_calls(call, 1, &reply, NULL);
+    if (result_size)
+        memcpy(result, reply.result, result_size);
+}
+
+void crossing_batch_begin(void)
+{
+    crossing.batching = true;
+    crossing.pending_count = 0;
+}
+
+double crossing_batch_run(void)
+{
+    crossing.batching = false;
+    cr_assert(crossing.pending_count > 0, "crossing: an empty batch");
+    struct wire_reply reply;
+    double elapsed_ms = 0.0;
+    run_calls(crossing.pending, crossing.pending_count, &reply, &elapsed_ms);
+    crossing.pending_count = 0;
+    return elapsed_ms;
+}
+
+int crossing_launched_kernels(const char *const **names, bool *names_known)
+{
+    *names = (const char *const *)crossing.kernels;
+    *names_known = driver_names_kernels();
+    return crossing.kernel_count;
+}

@@ -1,0 +1,56 @@
+/* What travels on the socket between a test process and its worker (proxy.c, worker.c). */
+#ifndef GRADER_CROSSING_WIRE_H
+#define GRADER_CROSSING_WIRE_H
+
+#include "crossing.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The worker's ends: fixed descriptors, set up by the proxy when it starts the worker. */
+#define WIRE_SOCKET_FD 3
+#define WIRE_SHARED_MEMORY_FD 4
+
+#define WIRE_MAGIC 0x6B726F77u /* "work" */
+#define WIRE_MAX_CALLS 64
+#define WIRE_MAX_KERNELS 16
+#define WIRE_KERNEL_NAME_SIZE 256
+#define WIRE_MESSAGE_SIZE 1536
+
+#define WIRE_MAX_FREED 16
+
+/* A request: this header, then call_count struct crossing_call. */
+struct wire_request {
+    uint32_t magic;
+    uint32_t call_count;   /* 0: only forget the freed allocations below */
+    uint64_t shared_bytes; /* the size of the shared memory the host parameters are in */
+    /* Allocations the test process is about to free (their buffer ids): the worker stops
+     * mapping them first. It keeps the others mapped: the inputs it will be handed again. */
+    uint32_t freed_count;
+    uint64_t freed[WIRE_MAX_FREED];
+};
+
+enum wire_status {
+    WIRE_RETURNED,     /* every call returned and the device is idle */
+    WIRE_CUDA_ERROR,   /* message: the CUDA call that failed and CUDA's message */
+    WIRE_BAD_REQUEST,  /* message: what the worker could not do (an unknown function, say) */
+    WIRE_MACHINE_PROBLEM, /* the first answer only, before any call: why this machine cannot
+                             run the code under test safely */
+};
+
+struct wire_reply {
+    int32_t status;
+    char message[WIRE_MESSAGE_SIZE];
+    unsigned char result[CROSSING_RESULT_SIZE]; /* the last call's result */
+    int32_t kernel_count;                       /* the kernels launched during the request */
+    int32_t kernels_named;                      /* 0: the driver could not name them (the
+                                                   test process asks its own driver instead) */
+    char kernels[WIRE_MAX_KERNELS][WIRE_KERNEL_NAME_SIZE];
+};
+
+/* The whole of size bytes, or false when the other end has gone. */
+bool wire_send(int socket, const void *data, size_t size);
+bool wire_receive(int socket, void *data, size_t size);
+
+#endif
