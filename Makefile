@@ -127,7 +127,7 @@ test:
 	@$(TEST_ARCH) python3 grader/tests/run_tests.py
 
 clean:
-	rm -rf build
+	rm -rf build bench/__pycache__ grader/tests/__pycache__
 
 # Rebuild everything when the compiler flags change (another CUDA_ARCH, say).
 build/flags: FORCE
