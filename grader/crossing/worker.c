@@ -41,6 +41,9 @@ extern const struct crossing_entry __stop_grader_crossings[];
 
 #define MAX_OPEN_ALLOCATIONS 256
 
+/* The driver's cuKernelGetName (CUDA 12.3 and later), asked for through the runtime. */
+typedef int kernel_name_getter(const char **name, cudaKernel_t kernel);
+
 struct open_allocation {
     unsigned char handle[64];
     uint64_t buffer_id;
@@ -57,6 +60,7 @@ static struct {
     struct wire_reply reply;
     bool answered;
     bool cuda_usable; /* false on a machine without a GPU: host functions only */
+    kernel_name_getter *name_kernel; /* NULL where the driver cannot name a kernel */
 } worker;
 
 static void send_reply(void)
@@ -97,18 +101,23 @@ cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 
                                            void **arguments, size_t shared_bytes,
                                            cudaStream_t stream);
 
-/* The driver's cuKernelGetName (CUDA 12.3 and later), asked for through the runtime. */
-typedef int kernel_name_getter(const char **name, cudaKernel_t kernel);
-
-static void note_launch(cudaKernel_t kernel)
+/* Looked up once, before the first call: a launch, often in a timed run, only calls it. */
+static kernel_name_getter *driver_kernel_name_getter(void)
 {
     void *getter = NULL;
     enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    const char *name = NULL;
     if (cudaGetDriverEntryPointByVersion("cuKernelGetName", &getter, 12030, cudaEnableDefault,
-                                         &found) == cudaSuccess &&
-        found == cudaDriverEntryPointSuccess && getter)
-        ((kernel_name_getter *)getter)(&name, kernel);
+                                         &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess)
+        return NULL;
+    return (kernel_name_getter *)getter;
+}
+
+static void note_launch(cudaKernel_t kernel)
+{
+    const char *name = NULL;
+    if (worker.name_kernel)
+        worker.name_kernel(&name, kernel);
     struct wire_reply *reply = &worker.reply;
     if (!name) {
         reply->kernels_named = 0;
@@ -498,6 +507,7 @@ int main(int argc, char **argv)
         if (cudaMallocAsync(&warm, 1u << 20, 0) == cudaSuccess)
             (void)cudaFreeAsync(warm, 0);
         (void)cudaDeviceSynchronize();
+        worker.name_kernel = driver_kernel_name_getter();
     }
     (void)cudaGetLastError();
     /* The first answer, before any call: whether this process could be restricted. Later
