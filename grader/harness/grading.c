@@ -1,6 +1,7 @@
 #define _DEFAULT_SOURCE /* flock */
 #include "grading.h"
 
+#include "baselines.h"
 #include "crossing.h"
 
 #include "cuda_check.h"
@@ -149,7 +150,7 @@ int calls_per_run_for(struct timed_variant *variant, int *calls, int max_calls)
 {
     *calls = 1;
     if (variant->on_host)
-        return max_calls;
+        return 1; /* a CPU contender counts its sample once a run */
     /* Twice: the first call of a test may wait for its worker to start. */
     double one_call_ms = 0.0;
     for (int run = 0; run < 2; run++) {
@@ -170,4 +171,27 @@ struct timed_variant worker_variant(const char *name, void (*queue_calls)(void *
                                   .result_is_right = result_is_right, .context = context,
                                   .start_clock = crossing_batch_begin,
                                   .stop_clock = crossing_batch_run};
+}
+
+void copy_contender_init(struct copy_contender *copy, int calls, uint64_t bytes)
+{
+    *copy = (struct copy_contender){.calls = calls, .bytes = bytes};
+    CUDA_CHECK(cudaMalloc(&copy->d_destination, bytes ? bytes : 1));
+}
+
+static void run_copy(void *context)
+{
+    struct copy_contender *copy = context;
+    for (int call = 0; call < copy->calls; call++)
+        copy_device_bytes(copy->d_destination, copy->d_sources[call], copy->bytes);
+}
+
+struct timed_variant copy_contender_variant(struct copy_contender *copy)
+{
+    return worker_variant("copy", run_copy, NULL, copy);
+}
+
+void copy_contender_free(struct copy_contender *copy)
+{
+    CUDA_CHECK(cudaFree(copy->d_destination));
 }

@@ -64,13 +64,28 @@ void *grading_malloc(uint64_t bytes);
 int timed_copies(uint64_t bytes_per_copy);
 
 /* How many calls a timed run of variant makes: as many as last about TIMED_RUN_MS, between 1 and
- * max_calls. Found with runs of one call (*calls is set to 1 for them, and read by variant's run;
+ * max_calls (1 on the host). Found with runs of one call (*calls is set to 1 for them, and read by variant's run;
  * their results are checked and dropped). */
 int calls_per_run_for(struct timed_variant *variant, int *calls, int max_calls);
 
 /* A variant whose run queues its calls to a worker (time_alternating sends them and times them). */
 struct timed_variant worker_variant(const char *name, void (*queue_calls)(void *),
                                     bool (*result_is_right)(void *), void *context);
+
+/* The device-to-device copy that every rate is a share of, timed beside the contenders: a run
+ * copies each timed copy of the input once, as a contender reads each once. */
+struct copy_contender {
+    const void *d_sources[MAX_CALLS_PER_TIMED_RUN]; /* the caller's copies of the input */
+    int calls;
+    uint64_t bytes;
+    void *d_destination;
+};
+
+/* Allocates the destination of a copy of bytes a call, calls a run; the caller sets
+ * d_sources[0, calls). */
+void copy_contender_init(struct copy_contender *copy, int calls, uint64_t bytes);
+struct timed_variant copy_contender_variant(struct copy_contender *copy);
+void copy_contender_free(struct copy_contender *copy);
 
 /* One line naming the GPU and the timing setup, printed above every speed table. */
 void print_speed_banner(const char *what);

@@ -1,7 +1,6 @@
 #include "histogram_grading.h"
 
 #include "bandwidth.h"
-#include "baselines.h"
 #include "compare.h"
 #include "crossing.h"
 #include "cuda_check.h"
@@ -478,21 +477,6 @@ static bool contender_result_is_right(void *context)
     return right;
 }
 
-/* The copy that sets the bandwidth: each copy of the text copied once, as the contenders read
- * each once. */
-struct copy_run {
-    struct shared_input *shared;
-    char *d_destination;
-    int calls;
-};
-
-static void run_copy(void *context)
-{
-    struct copy_run *run = context;
-    for (int copy = 0; copy < run->calls; copy++)
-        copy_device_bytes(run->d_destination, run->shared->d_texts[copy], run->shared->input->length);
-}
-
 /* The times of one input (time_alternating's: medians, a CPU baseline's fastest run scaled to
  * the input's length, each a call's): every contender's, and the copy's that sets the
  * bandwidth. */
@@ -525,8 +509,10 @@ static void time_contenders(const struct contender *contenders, int count,
     /* Every copy differs from the others before the first run. */
     for (int copy = 1; copy < shared.copies; copy++)
         replace_one_byte(&shared, copy);
-    struct copy_run copy = {&shared, NULL, shared.copies};
-    CUDA_CHECK(cudaMalloc((void **)&copy.d_destination, allocated));
+    struct copy_contender copy;
+    copy_contender_init(&copy, shared.copies, input->length);
+    for (int k = 0; k < shared.copies; k++)
+        copy.d_sources[k] = shared.d_texts[k];
 
     struct contender_run *runs = calloc((size_t)count, sizeof *runs);
     struct timed_variant *variants = calloc((size_t)count + 1, sizeof *variants);
@@ -542,11 +528,9 @@ static void time_contenders(const struct contender *contenders, int count,
                                      contender_result_is_right, &runs[c]);
         variants[c].on_host = contenders[c].on_host != NULL;
     }
-    for (int c = 0; c < count; c++) {
-        int calls = calls_per_run_for(&variants[c], &runs[c].calls, shared.copies);
-        runs[c].calls = contenders[c].on_host ? 1 : calls;
-    }
-    variants[count] = worker_variant("copy", run_copy, NULL, &copy);
+    for (int c = 0; c < count; c++)
+        runs[c].calls = calls_per_run_for(&variants[c], &runs[c].calls, shared.copies);
+    variants[count] = copy_contender_variant(&copy);
     time_alternating(variants, (size_t)count + 1, options.warmup_runs, options.timed_runs);
     for (int c = 0; c < count; c++) {
         if (contenders[c].on_host)
@@ -581,7 +565,7 @@ static void time_contenders(const struct contender *contenders, int count,
     free(variants);
     for (int k = 0; k < shared.copies; k++)
         CUDA_CHECK(cudaFree(shared.d_texts[k]));
-    CUDA_CHECK(cudaFree(copy.d_destination));
+    copy_contender_free(&copy);
 }
 
 /* The inputs timed: the student's file alone, or every distribution and the shipped text at

@@ -1,7 +1,6 @@
 #include "image_grading.h"
 
 #include "bandwidth.h"
-#include "baselines.h"
 #include "crossing.h"
 #include "cuda_check.h"
 #include "device.h"
@@ -811,22 +810,6 @@ static bool contender_result_is_right(void *context)
     return right;
 }
 
-/* The copy that sets the bandwidth: each copy of the image copied once. */
-struct copy_run {
-    struct shared_input *shared;
-    uint8_t *d_destination;
-    uint64_t bytes;
-    int calls;
-};
-
-static void run_copy(void *context)
-{
-    struct copy_run *run = context;
-    for (int copy = 0; copy < run->calls; copy++)
-        copy_device_bytes((char *)run->d_destination, (const char *)run->shared->d_pixels[copy],
-                          run->bytes);
-}
-
 /* Fills d_pixels[0, pixels) with the block repeated, and expected with its histogram. */
 static void repeat_image(const struct pixel_format *format, const struct timing_input *input,
                          uint8_t *d_pixels, unsigned long long *expected)
@@ -864,8 +847,10 @@ static double time_contenders(const struct pixel_format *format,
     /* Every copy differs from the others before the first run. */
     for (int copy = 1; copy < shared.copies; copy++)
         replace_one_pixel(&shared, copy);
-    struct copy_run copy = {&shared, NULL, bytes, shared.copies};
-    CUDA_CHECK(cudaMalloc((void **)&copy.d_destination, allocated));
+    struct copy_contender copy;
+    copy_contender_init(&copy, shared.copies, bytes);
+    for (int k = 0; k < shared.copies; k++)
+        copy.d_sources[k] = shared.d_pixels[k];
 
     struct contender_run *runs = calloc((size_t)count, sizeof *runs);
     struct timed_variant *variants = calloc((size_t)count + 1, sizeof *variants);
@@ -882,7 +867,7 @@ static double time_contenders(const struct pixel_format *format,
     }
     for (int c = 0; c < count; c++)
         runs[c].calls = calls_per_run_for(&variants[c], &runs[c].calls, shared.copies);
-    variants[count] = worker_variant("copy", run_copy, NULL, &copy);
+    variants[count] = copy_contender_variant(&copy);
     time_alternating(variants, (size_t)count + 1, options.warmup_runs, options.timed_runs);
     double copy_ms = variants[count].time_ms / copy.calls;
     for (int c = 0; c < count; c++) {
@@ -908,7 +893,7 @@ static double time_contenders(const struct pixel_format *format,
     free(variants);
     for (int k = 0; k < shared.copies; k++)
         CUDA_CHECK(cudaFree(shared.d_pixels[k]));
-    CUDA_CHECK(cudaFree(copy.d_destination));
+    copy_contender_free(&copy);
     return copy_ms;
 }
 
