@@ -75,7 +75,7 @@ GRADER_LDFLAGS := $(LDFLAGS) -Xlinker --wrap=cudaFree
 # goes through it first, and it tells the grader which kernels ran (the technique checks).
 WORKER_LDFLAGS := -Xlinker --wrap=__cudaLaunchKernel -Xlinker --wrap=__cudaLaunchKernel_ptsz
 
-COMMON := cuda_check timing inputs reference repeated_text compare report device counting histogram_demo \
+COMMON := cuda_check timing inputs timed_inputs reference repeated_text compare report device counting histogram_demo \
           bandwidth cub_histogram l2_cache images image_reference image_demo
 COMMON_OBJECTS := $(COMMON:%=build/common/%.o)
 # The harness writes the grading record that the results model reads (grader/results/records.c),

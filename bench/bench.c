@@ -20,7 +20,7 @@
 #include "inputs.h"
 #include "compare.h"
 #include "reference.h"
-#include "repeated_text.h"
+#include "timed_inputs.h"
 #include "references.h"
 #include "report.h"
 #include "timing.h"
@@ -34,7 +34,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#define BLOCK_BYTES (64ull << 20) /* generated once, then repeated on the GPU */
 #define SHIPPED_TEXT "jargon-file-4.4.7.txt"
 #define MAX_INPUTS 8
 #define MAX_CONTENDERS 8
@@ -217,27 +216,38 @@ static char *load_data_file(const char *name, uint64_t *length)
     return data;
 }
 
-/* Fills d_text[0, bytes) with letter input `index` (a distribution, or the shipped text) and
- * returns its histogram: a block made on the host, repeated on the GPU by doubling copies. */
+/* Fills d_input[0, bytes) from source as the grader makes a timed input (common/timed_inputs.h:
+ * no block repeated), and gives its histogram. */
+static void make_input(const struct timed_source *source, const struct bench_options *options,
+                       char *d_input, unsigned long long *expected)
+{
+    unsigned int bins = timed_format_bins(source->format);
+    unsigned long long *d_expected = NULL;
+    CUDA_CHECK(cudaMalloc((void **)&d_expected, bins * sizeof *d_expected));
+    uint64_t stride = (options->bytes + 255) / 256 * 256;
+    make_timed_inputs(source, options->seed, d_input, stride, 1, options->bytes, d_expected);
+    CUDA_CHECK(cudaMemcpy(expected, d_expected, bins * sizeof *d_expected, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_expected));
+}
+
+/* Letter input `index`: a distribution, or slices of the shipped text. */
 static void make_letter_input(int index, const struct bench_options *options, char *d_text,
                               char *name, size_t name_size,
                               unsigned long long expected[HISTOGRAM_BINS])
 {
-    uint64_t block_length = options->bytes < BLOCK_BYTES ? options->bytes : BLOCK_BYTES;
-    char *block = NULL;
+    struct timed_source source;
     if (index < TEXT_KIND_COUNT) {
         snprintf(name, name_size, "%s", text_kind_name((enum text_kind)index));
-        block = checked_malloc(block_length);
-        generate_text((enum text_kind)index, options->seed, block, block_length);
+        source = timed_source_generated(TIMED_LETTERS, index);
     } else {
         snprintf(name, name_size, "jargon-file");
-        block = load_data_file(SHIPPED_TEXT, &block_length);
-        if (block_length > options->bytes)
-            block_length = options->bytes;
+        uint64_t length = 0;
+        char *text = load_data_file(SHIPPED_TEXT, &length);
+        source = timed_source_of_material(TIMED_LETTERS, TIMED_SLICES, text, length);
+        free(text);
     }
-    repeat_on_device(d_text, options->bytes, block, block_length);
-    histogram_of_repeated(block, block_length, options->bytes, expected);
-    free(block);
+    make_input(&source, options, d_text, expected);
+    timed_source_destroy(&source);
 }
 
 static bool run_letter_study(const struct bench_options *options, char *d_input, char *d_copy,
@@ -297,12 +307,12 @@ static bool run_image_study(const struct bench_options *options, char *d_input, 
         unsigned long long expected[PIXEL_VALUES];
         snprintf(study->input_names[i], sizeof study->input_names[i], "%s",
                  image_kind_name((enum image_kind)i));
-        if (repeat_image_on_device((enum image_kind)i, options->seed, photo,
-                                   (uint64_t)width * height, BLOCK_BYTES, (uint8_t *)d_input,
-                                   options->bytes, expected) != 0) {
-            fprintf(stderr, "bench: out of host memory\n");
-            exit(EXIT_FAILURE);
-        }
+        struct timed_source source =
+            i == IMAGE_PHOTO ? timed_source_of_material(TIMED_BYTE_PIXELS, TIMED_SLICES, photo,
+                                                        (uint64_t)width * height)
+                             : timed_source_generated(TIMED_BYTE_PIXELS, i);
+        make_input(&source, options, d_input, expected);
+        timed_source_destroy(&source);
         struct contender_run runs[MAX_CONTENDERS];
         for (int c = 0; c < IMAGE_CONTENDERS; c++)
             runs[c] = (struct contender_run){.pixels = image_contenders[c].function,
@@ -388,7 +398,8 @@ static int write_report(FILE *out, const struct bench_options *options,
                         const struct results *results)
 {
     fprintf(out, "# make bench: %s, %s\n\n", results->device, results->date);
-    fprintf(out, "Inputs of %" PRIu64 " MiB already on the GPU (seed %" PRIu64 "); each figure the "
+    fprintf(out, "Inputs of %" PRIu64 " MiB already on the GPU, made as the grader makes its timed "
+                 "inputs (common/timed_inputs.h; seed %" PRIu64 "); each figure the "
                  "median of %d timed runs after one warm-up, every variant and the copy "
                  "alternating run by run in one process; every run's histogram checked. GB/s "
                  "counts the bytes read (a copy: read and written).\n",

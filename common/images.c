@@ -1,5 +1,7 @@
 #include "images.h"
 
+#include "generators.h"
+
 #include "inputs.h"
 
 #include <stdio.h>
@@ -19,56 +21,10 @@ const char *image_kind_name(enum image_kind kind)
     return (unsigned)kind < IMAGE_KIND_COUNT ? kind_names[kind] : "unknown";
 }
 
-#define GRADIENT_ROW_PIXELS 4096
-#define GRADIENT_RUN 16
-
-/* An underexposed pixel from 8 random bits: 0 for half the draws, 1 for a quarter, ... 7 for
- * the last two: the fewest values, the most threads on one bin, short of a single value. */
-static uint8_t dark_pixel(unsigned int bits)
-{
-    uint8_t value = 0;
-    while (value < 7 && (bits & 1)) {
-        bits >>= 1;
-        value++;
-    }
-    return value;
-}
-
 void generate_image(enum image_kind kind, uint64_t seed, const uint8_t *photo,
                     uint64_t photo_pixels, uint8_t *pixels, uint64_t count)
 {
-    uint64_t state = seed ^ ((uint64_t)kind << 56) ^ 0x1A9ull;
-    switch (kind) {
-    case IMAGE_PHOTO:
-        for (uint64_t at = 0; at < count; at += photo_pixels)
-            memcpy(pixels + at, photo, count - at < photo_pixels ? count - at : photo_pixels);
-        break;
-    case IMAGE_NOISE:
-        for (uint64_t i = 0; i < count; i += 8) {
-            uint64_t draw = splitmix64(&state);
-            for (uint64_t k = 0; k < 8 && i + k < count; k++)
-                pixels[i + k] = (uint8_t)(draw >> (8 * k));
-        }
-        break;
-    case IMAGE_DARK:
-        for (uint64_t i = 0; i < count; i += 8) {
-            uint64_t draw = splitmix64(&state);
-            for (uint64_t k = 0; k < 8 && i + k < count; k++)
-                pixels[i + k] = dark_pixel((unsigned int)(draw >> (8 * k)) & 0xFF);
-        }
-        break;
-    case IMAGE_SINGLE_VALUE:
-        memset(pixels, (int)(splitmix64(&state) & 0xFF), count);
-        break;
-    case IMAGE_GRADIENT:
-        for (uint64_t i = 0; i < count; i++) {
-            uint64_t x = i % GRADIENT_ROW_PIXELS, y = i / GRADIENT_ROW_PIXELS;
-            pixels[i] = (uint8_t)(x / GRADIENT_RUN + y / GRADIENT_RUN);
-        }
-        break;
-    case IMAGE_KIND_COUNT:
-        break;
-    }
+    generator_image(kind, seed, photo, photo_pixels, pixels, count);
 }
 
 /* Skips whitespace and '#' comments between the fields of a PGM header. */

@@ -1,5 +1,7 @@
 #include "inputs.h"
 
+#include "generators.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,10 +22,7 @@ const char *text_kind_name(enum text_kind kind)
 
 uint64_t splitmix64(uint64_t *state)
 {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    return generator_next(state);
 }
 
 /* Relative frequencies of English text, per mille of letters (a..z). */
@@ -31,10 +30,10 @@ static const unsigned short english_letter_weights[26] = {
     82, 15, 28, 43, 127, 22, 20, 61, 70, 2, 8, 40, 24, 67, 75, 19, 1, 60, 63, 91, 28, 10, 24, 2, 20, 1,
 };
 
-/* A table of 4096 bytes whose makeup follows English prose: about 76% lowercase letters,
- * 16% spaces, and capitals, digits, punctuation and newlines for the rest. Drawing a byte is
- * one table lookup, so a 256 MiB text takes well under a second. */
-static void build_english_table(char table[4096])
+/* About 76% lowercase letters, 16% spaces, and capitals, digits, punctuation and newlines for
+ * the rest: English prose's makeup. Drawing a byte is one lookup, so a 256 MiB text takes well
+ * under a second. */
+void build_english_table(char table[ENGLISH_TABLE_BYTES])
 {
     size_t at = 0;
     for (int letter = 0; letter < 26; letter++)
@@ -50,78 +49,16 @@ static void build_english_table(char table[4096])
     static const char punctuation[] = ".,,;:'\"-!?()";
     for (int k = 0; k < 100; k++)
         table[at++] = punctuation[k % (sizeof punctuation - 1)];
-    while (at < 4096)
+    while (at < ENGLISH_TABLE_BYTES)
         table[at++] = '\n';
-}
-
-static char random_non_letter(uint64_t *state)
-{
-    for (;;) {
-        unsigned char byte = (unsigned char)splitmix64(state);
-        if (byte < 'a' || byte > 'z')
-            return (char)byte;
-    }
-}
-
-static void generate_runs(uint64_t *state, char *text, uint64_t length, uint64_t shortest,
-                          uint64_t longest)
-{
-    uint64_t at = 0;
-    while (at < length) {
-        uint64_t draw = splitmix64(state);
-        char letter = (char)('a' + draw % 26);
-        uint64_t run = shortest + (draw >> 32) % (longest - shortest + 1);
-        if (run > length - at)
-            run = length - at;
-        memset(text + at, letter, run);
-        at += run;
-    }
 }
 
 void generate_text(enum text_kind kind, uint64_t seed, char *text, uint64_t length)
 {
-    uint64_t state = seed ^ ((uint64_t)kind << 56);
-    switch (kind) {
-    case TEXT_ENGLISH_LIKE: {
-        char table[4096];
+    char table[ENGLISH_TABLE_BYTES];
+    if (kind == TEXT_ENGLISH_LIKE)
         build_english_table(table);
-        for (uint64_t i = 0; i < length; i += 4) {
-            uint64_t draw = splitmix64(&state);
-            for (uint64_t k = 0; k < 4 && i + k < length; k++)
-                text[i + k] = table[(draw >> (16 * k)) & 4095];
-        }
-        break;
-    }
-    case TEXT_UNIFORM_LETTERS:
-        for (uint64_t i = 0; i < length; i += 8) {
-            uint64_t draw = splitmix64(&state);
-            for (uint64_t k = 0; k < 8 && i + k < length; k++)
-                text[i + k] = (char)('a' + (((draw >> (8 * k)) & 0xFF) * 26 >> 8));
-        }
-        break;
-    case TEXT_RANDOM_BYTES:
-        for (uint64_t i = 0; i < length; i += 8) {
-            uint64_t draw = splitmix64(&state);
-            for (uint64_t k = 0; k < 8 && i + k < length; k++)
-                text[i + k] = (char)(draw >> (8 * k));
-        }
-        break;
-    case TEXT_ONE_LETTER:
-        memset(text, 'a' + (int)(splitmix64(&state) % 26), length);
-        break;
-    case TEXT_LONG_RUNS:
-        generate_runs(&state, text, length, 64, 4159);
-        break;
-    case TEXT_SHORT_RUNS:
-        generate_runs(&state, text, length, 8, 64);
-        break;
-    case TEXT_NO_LETTERS:
-        for (uint64_t i = 0; i < length; i++)
-            text[i] = random_non_letter(&state);
-        break;
-    case TEXT_KIND_COUNT:
-        break;
-    }
+    generator_text(kind, seed, table, text, length);
 }
 
 int load_file(const char *path, char **data, uint64_t *length, char *error, size_t error_size)

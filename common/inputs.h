@@ -27,6 +27,10 @@ const char *text_kind_name(enum text_kind kind);
 /* Fills text[0, length) deterministically from kind and seed. */
 void generate_text(enum text_kind kind, uint64_t seed, char *text, uint64_t length);
 
+/* The table TEXT_ENGLISH_LIKE draws its bytes from (4096 bytes, generators.h): the GPU's
+ * generator of timed inputs is handed a copy. */
+void build_english_table(char table[4096]);
+
 /* Reads a whole file into a malloc'ed buffer. Returns 0, or -1 with a sentence in error
  * naming the file and what went wrong (missing, unreadable, a directory, empty). */
 int load_file(const char *path, char **data, uint64_t *length, char *error, size_t error_size);

@@ -95,6 +95,23 @@ void crossing_call_end(struct crossing_call *call, void *result, size_t result_s
  * worker; a call that returns a value is not queued but runs when it is made. */
 void crossing_batch_begin(void);
 double crossing_batch_run(void);
+/* The worker the calls queued since crossing_batch_begin go to (the speed measurement checks
+ * that a contender's calls go where its phase says); -1 when none is queued. */
+int crossing_batch_target(void);
+
+/* Holds a worker between two timed runs: waits until every piece of its GPU work has finished
+ * and keeps it from starting more (the CUDA driver's process lock, cuCheckpointProcessLock,
+ * asked by this process: nothing in the worker's reach), for up to timeout_ms. Its next request
+ * releases it just before its clock starts. False, with why, when its work was still running
+ * then, or when this driver cannot lock a process (crossing_can_hold_workers). */
+bool crossing_hold_worker(enum crossing_target target, unsigned int timeout_ms, char *why,
+                          size_t why_size);
+/* Whether this CUDA driver can (driver 570 or later, Linux). */
+bool crossing_can_hold_workers(void);
+
+/* Ends a worker: its process killed and waited for, and with it its CUDA context and whatever
+ * it left running on the GPU. The next call to that worker starts a new one. */
+void crossing_end_worker(enum crossing_target target);
 
 /* The kernels the student's worker launched since the test began, as the CUDA driver names
  * them; names_known is false when the driver could not name them (older than CUDA 12.3). The

@@ -53,6 +53,7 @@ struct host_block {
 
 struct connection {
     pid_t pid; /* 0: not started */
+    bool held; /* locked by the driver (crossing_hold_worker) until its next request */
     int ended_status; /* waitpid's status, once it has ended; -1 before */
     /* The device allocations (buffer ids) handed to it: it maps them until told they are
      * freed, which it must be before they are (cudaFree, wrapped below). */
@@ -269,6 +270,91 @@ static void copy_back(struct connection *worker, struct crossing_call *call, int
     call->original[index] = NULL;
 }
 
+/* The driver's process lock (CUDA 12.8, driver 570 and later): CUcheckpointLockArgs and
+ * CUcheckpointUnlockArgs, and the two calls, asked for through the runtime. */
+struct process_lock_arguments {
+    unsigned int timeout_ms;
+    unsigned int reserved0;
+    uint64_t reserved1[7];
+};
+typedef int process_lock_call(int pid, struct process_lock_arguments *arguments);
+#define DRIVER_NOT_READY 600 /* CUDA_ERROR_NOT_READY: the lock timed out */
+
+static process_lock_call *looked_up_lock_function(const char *name)
+{
+    void *function = NULL;
+    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    if (cudaGetDriverEntryPointByVersion(name, &function, 12080, cudaEnableDefault, &found) !=
+            cudaSuccess ||
+        found != cudaDriverEntryPointSuccess)
+        function = NULL;
+    (void)cudaGetLastError();
+    return (process_lock_call *)function;
+}
+
+/* Looked up once a test process: a timed run's steps only call them. */
+static process_lock_call *process_lock_function(const char *name)
+{
+    static process_lock_call *lock, *unlock;
+    static bool looked_up;
+    if (!looked_up) {
+        lock = looked_up_lock_function("cuCheckpointProcessLock");
+        unlock = looked_up_lock_function("cuCheckpointProcessUnlock");
+        looked_up = true;
+    }
+    return strcmp(name, "cuCheckpointProcessLock") == 0 ? lock : unlock;
+}
+
+bool crossing_can_hold_workers(void)
+{
+    return process_lock_function("cuCheckpointProcessLock") &&
+           process_lock_function("cuCheckpointProcessUnlock");
+}
+
+bool crossing_hold_worker(enum crossing_target target, unsigned int timeout_ms, char *why,
+                          size_t why_size)
+{
+    struct connection *worker = connection_to(target);
+    process_lock_call *lock = process_lock_function("cuCheckpointProcessLock");
+    if (!lock || !process_lock_function("cuCheckpointProcessUnlock")) {
+        snprintf(why, why_size, "this CUDA driver cannot lock a process (cuCheckpointProcessLock: "
+                 "driver 570 or later)");
+        return false;
+    }
+    if (worker->held)
+        return true;
+    /* The driver locks a running process only: it is resumed for the lock, and stopped again. */
+    kill(worker->pid, SIGCONT);
+    struct process_lock_arguments arguments = {.timeout_ms = timeout_ms};
+    int result = lock(worker->pid, &arguments);
+    stop_worker(worker);
+    if (result == DRIVER_NOT_READY) {
+        snprintf(why, why_size, "its GPU work was still running %u ms after its answer", timeout_ms);
+        return false;
+    }
+    if (result != 0) {
+        snprintf(why, why_size, "the CUDA driver could not lock it (CUresult %d)", result);
+        return false;
+    }
+    worker->held = true;
+    return true;
+}
+
+/* Lets a held worker run CUDA again: resumed first, as the driver needs. */
+static void release_worker(struct connection *worker)
+{
+    if (!worker->held)
+        return;
+    struct process_lock_arguments arguments = {0};
+    process_lock_call *unlock = process_lock_function("cuCheckpointProcessUnlock");
+    int result = unlock ? unlock(worker->pid, &arguments) : -1;
+    cr_assert(result == 0, "the CUDA driver could not unlock the process running %s (CUresult "
+              "%d)", worker_roles[worker == &crossing.workers[CROSSING_STUDENT] ? CROSSING_STUDENT
+                                                                               : CROSSING_REFERENCE],
+              result);
+    worker->held = false;
+}
+
 /* One request and its answer, timed by this process's clock; false when the worker has ended.
  * The worker runs only from this request to its answer (stop_worker says why). */
 static bool exchange(enum crossing_target target, struct connection *worker,
@@ -284,6 +370,7 @@ static bool exchange(enum crossing_target target, struct connection *worker,
                   "not write on the grader's socket");
     }
     kill(worker->pid, SIGCONT);
+    release_worker(worker);
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
     /* A worker that has ended takes nothing: the reply's reading says how it ended. */
@@ -555,6 +642,28 @@ double crossing_batch_run(void)
     run_calls(crossing.pending, crossing.pending_count, &reply, &elapsed_ms);
     crossing.pending_count = 0;
     return elapsed_ms;
+}
+
+int crossing_batch_target(void)
+{
+    return crossing.pending_count > 0 ? (int)crossing.pending[0].target : -1;
+}
+
+void crossing_end_worker(enum crossing_target target)
+{
+    struct connection *worker = &crossing.workers[target];
+    if (worker->pid == 0)
+        return;
+    kill(worker->pid, SIGKILL);
+    int status = 0;
+    /* Once reaped, the process and its CUDA context are gone (its device files closed). */
+    while (waitpid(worker->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    close(worker->socket);
+    close(worker->shared_memory);
+    if (worker->shared)
+        munmap(worker->shared, worker->shared_size);
+    *worker = (struct connection){0};
 }
 
 int crossing_launched_kernels(const char *const **names, bool *names_known)

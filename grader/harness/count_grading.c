@@ -3,7 +3,7 @@
 #include "cuda_check.h"
 #include "grading.h"
 #include "report.h"
-#include "timing.h"
+#include "speed.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -59,62 +59,69 @@ void check_small_counts(const char *function_name, count_launcher *launch)
     check_shapes(function_name, launch, small_shapes, sizeof small_shapes / sizeof small_shapes[0]);
 }
 
-/* One launch of the slides' count takes well under a millisecond: a timed run makes
- * MAX_CALLS_PER_TIMED_RUN of them back to back, sent to the worker together (grading.h). All but
- * the last count into a scratch counter; the last one's count is the one checked and shown. */
-#define LAUNCHES_PER_RUN MAX_CALLS_PER_TIMED_RUN
+/* One launch of the slides' count takes well under a millisecond: a timed run makes this many,
+ * each into a counter of its own, sent to the worker together (speed.h). */
+#define LAUNCHES_PER_RUN 32
 
-struct count_run {
-    const struct count_contender *contender;
-    unsigned long long *d_count, *d_scratch_count;
-    unsigned long long last_count;
-};
+static const unsigned long long SLIDES_THREADS =
+    (unsigned long long)SLIDES_BLOCKS * SLIDES_THREADS_PER_BLOCK;
 
-static void run_contender(void *context)
+static void expected_count(const struct speed_workload *workload, unsigned long long *expected)
 {
-    struct count_run *run = context;
-    for (int launch = 1; launch < LAUNCHES_PER_RUN; launch++)
-        run->contender->launch(run->d_scratch_count, SLIDES_BLOCKS, SLIDES_THREADS_PER_BLOCK);
-    run->contender->launch(run->d_count, SLIDES_BLOCKS, SLIDES_THREADS_PER_BLOCK);
+    (void)workload;
+    *expected = SLIDES_THREADS;
 }
 
-static bool count_is_right(void *context)
+static bool exact_count(const unsigned long long *got, const unsigned long long *expected,
+                        unsigned int counters)
 {
-    struct count_run *run = context;
-    const unsigned long long threads =
-        (unsigned long long)SLIDES_BLOCKS * SLIDES_THREADS_PER_BLOCK;
-    CUDA_CHECK(cudaMemcpy(&run->last_count, run->d_count, sizeof run->last_count,
-                          cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemset(run->d_count, 0, sizeof *run->d_count)); /* for the next run */
-    if (run->contender->kind == COUNT_RACY)
-        return run->last_count >= 1 && run->last_count <= threads;
-    return run->last_count == threads;
+    (void)counters;
+    return *got == *expected;
+}
+
+/* A racy count loses updates: it must lie in [1, threads], not be exact. */
+static bool racy_count(const unsigned long long *got, const unsigned long long *expected,
+                       unsigned int counters)
+{
+    (void)counters;
+    return *got >= 1 && *got <= *expected;
+}
+
+static void call_count_contender(const void *context, const void *input, uint64_t elements,
+                                 unsigned long long *count)
+{
+    (void)input;
+    (void)elements;
+    const struct count_contender *contender = context;
+    contender->launch(count, SLIDES_BLOCKS, SLIDES_THREADS_PER_BLOCK);
 }
 
 void report_count_speed(const struct count_contender *contenders, int count, int baseline_index)
 {
-    struct grading_options options = grading_options();
-    struct count_run runs[8];
-    struct timed_variant variants[8];
     cr_assert(count <= 8, "report_count_speed: at most 8 contenders");
-    for (int c = 0; c < count; c++) {
-        runs[c] = (struct count_run){&contenders[c], NULL, NULL, 0};
-        CUDA_CHECK(cudaMalloc((void **)&runs[c].d_count, sizeof *runs[c].d_count));
-        CUDA_CHECK(cudaMalloc((void **)&runs[c].d_scratch_count, sizeof *runs[c].d_count));
-        CUDA_CHECK(cudaMemset(runs[c].d_count, 0, sizeof *runs[c].d_count));
-        variants[c] = worker_variant(contenders[c].label, run_contender, count_is_right,
-                                     &runs[c]);
-    }
-    time_alternating(variants, (size_t)count, options.warmup_runs, options.timed_runs);
+    struct speed_workload workload = {
+        .element_name = "launch", .result_counters = 1, .default_calls = LAUNCHES_PER_RUN,
+        .result_initial_byte = 0, .input_count = 1, .expected_without_input = expected_count,
+        .result_is_right = exact_count};
+    struct timed_contender timed[8];
     for (int c = 0; c < count; c++)
-        variants[c].time_ms /= LAUNCHES_PER_RUN;
-    record_performance("slides launch", variants[0].time_ms, variants[count - 1].time_ms);
+        timed[c] = (struct timed_contender){.label = contenders[c].label,
+                                            .student = c == 0,
+                                            .call = call_count_contender,
+                                            .context = &contenders[c],
+                                            .result_is_right = contenders[c].kind == COUNT_RACY
+                                                                   ? racy_count
+                                                                   : NULL};
+    static struct speed_results results;
+    snprintf(results.input_names[0], sizeof results.input_names[0], "slides launch");
+    time_contenders(&workload, timed, count, &results);
+    const double *times = results.contender_ms;
+    record_performance("slides launch", times[0], times[count - 1]);
 
-    char what[160];
-    snprintf(what, sizeof what, "Speed: %u blocks x %u threads, each adding 1 to one counter (the "
-                                "time of one launch, from runs of %d launches)",
-             SLIDES_BLOCKS, SLIDES_THREADS_PER_BLOCK, LAUNCHES_PER_RUN);
-    print_speed_banner(what);
+    printf("\nSpeed: %u blocks x %u threads, each adding 1 to one counter (the time of one launch, "
+           "from runs of %d launches)\n",
+           SLIDES_BLOCKS, SLIDES_THREADS_PER_BLOCK, LAUNCHES_PER_RUN);
+    print_timing_method(&workload, timed, count);
     char baseline_header[64];
     snprintf(baseline_header, sizeof baseline_header, "speedup over %s",
              contenders[baseline_index].label);
@@ -122,29 +129,19 @@ void report_count_speed(const struct count_contender *contenders, int count, int
                              baseline_header};
     struct table table;
     table_init(&table, 5, headers);
-    const unsigned long long threads = (unsigned long long)SLIDES_BLOCKS * SLIDES_THREADS_PER_BLOCK;
     for (int c = 0; c < count; c++) {
+        unsigned long long counted = results.last_results[c][0];
         char count_text[32], lost_text[48], time_text[32], speedup_text[32];
-        snprintf(count_text, sizeof count_text, "%llu", runs[c].last_count);
-        unsigned long long lost = runs[c].last_count < threads ? threads - runs[c].last_count : 0;
+        snprintf(count_text, sizeof count_text, "%llu", counted);
+        unsigned long long lost = counted < SLIDES_THREADS ? SLIDES_THREADS - counted : 0;
         snprintf(lost_text, sizeof lost_text, "%llu (%.4f%%)", lost,
-                 100.0 * (double)lost / (double)threads);
-        format_ms(time_text, sizeof time_text, variants[c].time_ms);
-        format_speedup(speedup_text, sizeof speedup_text, variants[baseline_index].time_ms,
-                       variants[c].time_ms);
+                 100.0 * (double)lost / (double)SLIDES_THREADS);
+        format_ms(time_text, sizeof time_text, times[c]);
+        format_speedup(speedup_text, sizeof speedup_text, times[baseline_index], times[c]);
         const char *cells[] = {contenders[c].label, count_text, lost_text, time_text,
                                speedup_text};
         table_add_row(&table, cells);
     }
     table_print(stdout, &table);
     fflush(stdout);
-
-    for (int c = 0; c < count; c++) {
-        cr_expect(variants[c].wrong_results == 0,
-                  "%s miscounted in %d of its timed runs (last count %llu): a result must be "
-                  "right every time, not only the first",
-                  contenders[c].label, variants[c].wrong_results, runs[c].last_count);
-        CUDA_CHECK(cudaFree(runs[c].d_count));
-        CUDA_CHECK(cudaFree(runs[c].d_scratch_count));
-    }
 }

@@ -1,9 +1,6 @@
 #define _DEFAULT_SOURCE /* flock */
 #include "grading.h"
 
-#include "baselines.h"
-#include "crossing.h"
-
 #include "cuda_check.h"
 #include "device.h"
 #include "records.h"
@@ -39,8 +36,7 @@ struct grading_options grading_options(void)
     struct grading_options options;
     options.seed = number_from_environment("GRADE_SEED", 20261122);
     options.timed_runs = (int)number_from_environment("GRADE_RUNS", 10);
-    options.warmup_runs = 1;
-    options.timing_bytes = number_from_environment("GRADE_TIMING_BYTES", 128ull << 20);
+    options.timing_bytes = number_from_environment("GRADE_TIMING_BYTES", 0);
     options.timing = getenv("GRADE_NO_TIMING") == NULL;
     options.input_file = getenv("GRADE_INPUT");
     if (options.input_file && !*options.input_file)
@@ -49,6 +45,12 @@ struct grading_options grading_options(void)
     if (!options.data_dir || !*options.data_dir)
         options.data_dir = KIT_DATA_DIR;
     return options;
+}
+
+uint64_t timed_call_bytes(uint64_t lab_bytes)
+{
+    uint64_t bytes = grading_options().timing_bytes;
+    return bytes ? bytes : lab_bytes;
 }
 
 void require_gpu(void)
@@ -114,17 +116,6 @@ void *grading_malloc(uint64_t bytes)
     return memory;
 }
 
-void print_speed_banner(const char *what)
-{
-    struct grading_options options = grading_options();
-    struct gpu_facts gpu = gpu_facts();
-    printf("\n%s\n  on %s (compute capability %d.%d, %d multiprocessors, %d MB of L2 cache); "
-           "median of %d timed runs after %d warm-up, variants alternating run by run\n",
-           what, gpu.name, gpu.major, gpu.minor, gpu.multiprocessors,
-           gpu.l2_cache_bytes >> 20, options.timed_runs < 10 ? 10 : options.timed_runs,
-           options.warmup_runs);
-}
-
 void record_performance(const char *input, double student_ms, double reference_ms)
 {
     char name[256], student[32], reference[32];
@@ -135,63 +126,4 @@ void record_performance(const char *input, double student_ms, double reference_m
     const char *fields[] = {input, student, reference};
     cr_assert(record_append(RECORD_SPEED, name, 3, fields),
               "cannot write the grading record (GRADE_RECORDS)");
-}
-
-int timed_copies(uint64_t bytes_per_copy)
-{
-    size_t free_bytes = 0, total_bytes = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    uint64_t fit = bytes_per_copy ? (uint64_t)free_bytes / 2 / bytes_per_copy
-                                  : MAX_CALLS_PER_TIMED_RUN;
-    return fit < 1 ? 1 : fit > MAX_CALLS_PER_TIMED_RUN ? MAX_CALLS_PER_TIMED_RUN : (int)fit;
-}
-
-int calls_per_run_for(struct timed_variant *variant, int *calls, int max_calls)
-{
-    *calls = 1;
-    if (variant->on_host)
-        return 1; /* a CPU contender counts its sample once a run */
-    /* Twice: the first call of a test may wait for its worker to start. */
-    double one_call_ms = 0.0;
-    for (int run = 0; run < 2; run++) {
-        variant->start_clock();
-        variant->run(variant->context);
-        one_call_ms = variant->stop_clock();
-        if (variant->result_is_right)
-            (void)variant->result_is_right(variant->context); /* the timed runs' checks count */
-    }
-    double lasting = TIMED_RUN_MS / one_call_ms;
-    return lasting >= max_calls ? max_calls : lasting < 1.0 ? 1 : (int)(lasting + 0.5);
-}
-
-struct timed_variant worker_variant(const char *name, void (*queue_calls)(void *),
-                                    bool (*result_is_right)(void *), void *context)
-{
-    return (struct timed_variant){.name = name, .run = queue_calls,
-                                  .result_is_right = result_is_right, .context = context,
-                                  .start_clock = crossing_batch_begin,
-                                  .stop_clock = crossing_batch_run};
-}
-
-void copy_contender_init(struct copy_contender *copy, int calls, uint64_t bytes)
-{
-    *copy = (struct copy_contender){.calls = calls, .bytes = bytes};
-    CUDA_CHECK(cudaMalloc(&copy->d_destination, bytes ? bytes : 1));
-}
-
-static void run_copy(void *context)
-{
-    struct copy_contender *copy = context;
-    for (int call = 0; call < copy->calls; call++)
-        copy_device_bytes(copy->d_destination, copy->d_sources[call], copy->bytes);
-}
-
-struct timed_variant copy_contender_variant(struct copy_contender *copy)
-{
-    return worker_variant("copy", run_copy, NULL, copy);
-}
-
-void copy_contender_free(struct copy_contender *copy)
-{
-    CUDA_CHECK(cudaFree(copy->d_destination));
 }

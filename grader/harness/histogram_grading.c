@@ -380,289 +380,141 @@ void check_histogram_past_4gib(const char *function_name, histogram_function *fu
 /* Speed                                                                                     */
 /* ---------------------------------------------------------------------------------------- */
 
-/* The generated texts are repeats of a block this long (common/repeated_text.h). */
-#define TIMING_BLOCK_BYTES (16ull << 20)
 /* A sequential CPU baseline is timed on the first bytes of the input only, and its time scaled
  * to the whole length: the CPU's time grows with the length alone, and timing it on all of a
  * large input took most of lab 4's grading. It is shown, never scored. */
 #define CPU_SAMPLE_BYTES (4ull << 20)
 
-/* One timed input: block repeated to length bytes. */
-struct timing_input {
-    char name[64];
-    char *block;
-    uint64_t block_length, length;
+/* The text workload: every distribution and the shipped text, or the student's --input file. */
+struct text_policy {
+    const struct grading_options *options;
+    int only_kind; /* -1: every distribution and the shipped text */
+    const char *file_text;
+    uint64_t file_length;
 };
 
-/* What every contender's runs on one input share: copies of the text on the GPU, one a call of
- * a timed run (grading.h), each with its histogram. Between two runs one byte of every copy is
- * replaced, and the expected histograms follow: a submission that remembers an earlier answer
- * instead of counting gives a wrong one and is caught. A CPU contender counts the unchanging
- * sample at the start of the block, once a run. */
-struct shared_input {
-    struct timing_input *input;
-    int copies;
-    char *d_texts[MAX_CALLS_PER_TIMED_RUN];
-    unsigned long long expected[MAX_CALLS_PER_TIMED_RUN][HISTOGRAM_BINS];
-    uint64_t mutation_state;
-    uint64_t cpu_sample_length;
-    unsigned long long cpu_sample_expected[HISTOGRAM_BINS];
-};
-
-struct contender_run {
-    const struct contender *contender;
-    struct shared_input *shared;
-    int calls; /* a timed run's: one a copy of the text, the first ones */
-    unsigned long long *d_bins[MAX_CALLS_PER_TIMED_RUN];
-    unsigned long long host_bins[HISTOGRAM_BINS];
-};
-
-static void call_contender(const struct contender *contender, const char *d_text, uint64_t length,
-                           unsigned long long *d_bins)
+static void open_text_input(const struct speed_workload *workload, int index, char *name,
+                            size_t name_size, struct timed_source *source)
 {
-    if (contender->with_parameter)
-        contender->with_parameter(d_text, length, d_bins, contender->parameter);
+    const struct text_policy *policy = workload->policy;
+    if (policy->file_text) {
+        const char *slash = strrchr(policy->options->input_file, '/');
+        snprintf(name, name_size, "%s", slash ? slash + 1 : policy->options->input_file);
+        *source = timed_source_of_material(TIMED_LETTERS, TIMED_WHOLE, policy->file_text,
+                                           policy->file_length);
+    } else if (policy->only_kind >= 0 || index < TEXT_KIND_COUNT) {
+        int kind = policy->only_kind >= 0 ? policy->only_kind : index;
+        snprintf(name, name_size, "%s", text_kind_name((enum text_kind)kind));
+        *source = timed_source_generated(TIMED_LETTERS, kind);
+    } else {
+        uint64_t length = 0;
+        char *text = shipped_text(policy->options, &length);
+        snprintf(name, name_size, "jargon-file");
+        *source = timed_source_of_material(TIMED_LETTERS, TIMED_SLICES, text, length);
+        free(text);
+    }
+}
+
+static void host_text_histogram(const void *text, uint64_t length, unsigned long long *result)
+{
+    cpu_histogram(text, length, result);
+}
+
+static struct speed_workload text_workload(struct text_policy *policy, uint64_t call_bytes)
+{
+    struct grading_options *options = (struct grading_options *)policy->options;
+    call_bytes = timed_call_bytes(call_bytes);
+    struct speed_workload workload = {
+        .element_name = "text", .format = TIMED_LETTERS, .elements = call_bytes,
+        .result_counters = HISTOGRAM_BINS, .default_calls = speed_default_calls(call_bytes),
+        .result_initial_byte = POISON_BYTE, .input_count = TEXT_KIND_COUNT + 1,
+        .open_input = open_text_input, .host_sample_elements = CPU_SAMPLE_BYTES,
+        .host_histogram = host_text_histogram, .policy = policy};
+    if (options->input_file) {
+        policy->file_text = load_or_fail(options->input_file, &policy->file_length);
+        workload.elements = policy->file_length;
+        workload.input_count = 1;
+        workload.default_calls = speed_default_calls(policy->file_length);
+    }
+    return workload;
+}
+
+static void call_text_contender(const void *context, const void *input, uint64_t length,
+                                unsigned long long *bins)
+{
+    const struct contender *contender = context;
+    if (contender->on_host)
+        contender->on_host(input, length, bins);
+    else if (contender->with_parameter)
+        contender->with_parameter(input, length, bins, contender->parameter);
     else if (contender->with_context)
-        contender->with_context(contender->context, d_text, length, d_bins);
+        contender->with_context(contender->context, input, length, bins);
     else
-        contender->function(d_text, length, d_bins);
+        contender->function(input, length, bins);
 }
 
-static void run_contender(void *context)
+static void timed_text_contenders(const struct contender *contenders, int count,
+                                  struct timed_contender *timed)
 {
-    struct contender_run *run = context;
-    const struct contender *contender = run->contender;
-    struct shared_input *shared = run->shared;
-    if (contender->on_host) {
-        contender->on_host(shared->input->block, shared->cpu_sample_length, run->host_bins);
-        return;
-    }
-    for (int copy = 0; copy < run->calls; copy++)
-        call_contender(contender, shared->d_texts[copy], shared->input->length, run->d_bins[copy]);
-}
-
-static void replace_one_byte(struct shared_input *shared, int copy)
-{
-    struct timing_input *input = shared->input;
-    if (input->length == 0)
-        return;
-    uint64_t position = splitmix64(&shared->mutation_state) % input->length;
-    char replacement = (char)('a' + splitmix64(&shared->mutation_state) % 26), old;
-    char *d_text = shared->d_texts[copy];
-    CUDA_CHECK(cudaMemcpy(&old, d_text + position, 1, cudaMemcpyDeviceToHost));
-    int old_bin = histogram_bin_of(old);
-    if (old_bin >= 0)
-        shared->expected[copy][old_bin]--;
-    shared->expected[copy][histogram_bin_of(replacement)]++;
-    CUDA_CHECK(cudaMemcpy(d_text + position, &replacement, 1, cudaMemcpyHostToDevice));
-}
-
-/* Checks a contender's run, outside its timed region, and sets the stage for the next run. */
-static bool contender_result_is_right(void *context)
-{
-    struct contender_run *run = context;
-    struct shared_input *shared = run->shared;
-    if (run->contender->on_host)
-        return histograms_equal(run->host_bins, shared->cpu_sample_expected);
-    bool right = true;
-    for (int copy = 0; copy < run->calls; copy++) {
-        unsigned long long got[HISTOGRAM_BINS];
-        CUDA_CHECK(cudaMemcpy(got, run->d_bins[copy], sizeof got, cudaMemcpyDeviceToHost));
-        /* Poison for the next run, so a run that does nothing cannot pass on its predecessor's
-         * work. */
-        CUDA_CHECK(cudaMemset(run->d_bins[copy], POISON_BYTE, sizeof got));
-        right &= histograms_equal(got, shared->expected[copy]);
-        replace_one_byte(shared, copy);
-    }
-    return right;
-}
-
-/* The times of one input (time_alternating's: medians, a CPU baseline's fastest run scaled to
- * the input's length, each a call's): every contender's, and the copy's that sets the
- * bandwidth. */
-struct input_times {
-    double *contender_ms;
-    double copy_ms;
-};
-
-/* Times every contender and a device-to-device copy of the text on one input, alternating. */
-static void time_contenders(const struct contender *contenders, int count,
-                            struct timing_input *input, struct input_times *times)
-{
-    struct grading_options options = grading_options();
-    struct shared_input shared = {.input = input, .mutation_state = options.seed ^ 0x5EED};
-    uint64_t allocated = input->length ? input->length : 1;
-    shared.copies = timed_copies(allocated);
-    histogram_of_repeated(input->block, input->block_length, input->length, shared.expected[0]);
-    shared.cpu_sample_length = input->block_length < CPU_SAMPLE_BYTES ? input->block_length
-                                                                      : CPU_SAMPLE_BYTES;
-    cpu_histogram(input->block, shared.cpu_sample_length, shared.cpu_sample_expected);
-    for (int copy = 0; copy < shared.copies; copy++) {
-        CUDA_CHECK(cudaMalloc((void **)&shared.d_texts[copy], allocated));
-        if (copy == 0)
-            repeat_on_device(shared.d_texts[0], input->length, input->block, input->block_length);
-        else
-            CUDA_CHECK(cudaMemcpy(shared.d_texts[copy], shared.d_texts[0], input->length,
-                                  cudaMemcpyDeviceToDevice));
-        memcpy(shared.expected[copy], shared.expected[0], sizeof shared.expected[0]);
-    }
-    /* Every copy differs from the others before the first run. */
-    for (int copy = 1; copy < shared.copies; copy++)
-        replace_one_byte(&shared, copy);
-    struct copy_contender copy;
-    copy_contender_init(&copy, shared.copies, input->length);
-    for (int k = 0; k < shared.copies; k++)
-        copy.d_sources[k] = shared.d_texts[k];
-
-    struct contender_run *runs = calloc((size_t)count, sizeof *runs);
-    struct timed_variant *variants = calloc((size_t)count + 1, sizeof *variants);
-    cr_assert(runs && variants, "out of host memory");
-    for (int c = 0; c < count; c++) {
-        runs[c] = (struct contender_run){.contender = &contenders[c], .shared = &shared};
-        for (int k = 0; contenders[c].on_host == NULL && k < shared.copies; k++) {
-            CUDA_CHECK(cudaMalloc((void **)&runs[c].d_bins[k], HISTOGRAM_BINS * sizeof **runs[c].d_bins));
-            CUDA_CHECK(cudaMemset(runs[c].d_bins[k], POISON_BYTE,
-                                  HISTOGRAM_BINS * sizeof **runs[c].d_bins));
-        }
-        variants[c] = worker_variant(contenders[c].label, run_contender,
-                                     contender_result_is_right, &runs[c]);
-        variants[c].on_host = contenders[c].on_host != NULL;
-    }
     for (int c = 0; c < count; c++)
-        runs[c].calls = calls_per_run_for(&variants[c], &runs[c].calls, shared.copies);
-    variants[count] = copy_contender_variant(&copy);
-    time_alternating(variants, (size_t)count + 1, options.warmup_runs, options.timed_runs);
-    for (int c = 0; c < count; c++) {
-        if (contenders[c].on_host)
-            times->contender_ms[c] = variants[c].time_ms * (shared.cpu_sample_length > 0
-                                         ? (double)input->length / (double)shared.cpu_sample_length
-                                         : 1.0);
-        else
-            times->contender_ms[c] = variants[c].time_ms / runs[c].calls;
-        cr_expect(variants[c].wrong_results == 0,
-                  "%s gave a wrong histogram in %d of its timed runs on %s (seed %" PRIu64 "): "
-                  "the result must be right on every call, not only the first (the grader "
-                  "changes one byte of the text between runs). Look for state left from an "
-                  "earlier call, a result kept from one, or a race.",
-                  contenders[c].label, variants[c].wrong_results, input->name, options.seed);
-        for (int k = 0; contenders[c].on_host == NULL && k < shared.copies; k++)
-            CUDA_CHECK(cudaFree(runs[c].d_bins[k]));
-    }
-    times->copy_ms = variants[count].time_ms / copy.calls;
-    /* Code that reads the whole text cannot beat the memory: a time well under the copy's is a
-     * result that was not computed (found in memory, say), whatever the histogram says. */
-    for (int c = 0; c < count; c++) {
-        double percent = percent_of_copy_bandwidth(input->length, times->contender_ms[c],
-                                                   input->length, times->copy_ms);
-        cr_expect(contenders[c].on_host || input->length < (1u << 20) ||
-                      percent <= MAX_PERCENT_OF_COPY,
-                  "%s read %s at %.0f%% of the bandwidth of a device-to-device copy timed in the "
-                  "same run: faster than the memory allows (at most %d%%). A histogram must read "
-                  "every byte of the text on every call.",
-                  contenders[c].label, input->name, percent, MAX_PERCENT_OF_COPY);
-    }
-    free(runs);
-    free(variants);
-    for (int k = 0; k < shared.copies; k++)
-        CUDA_CHECK(cudaFree(shared.d_texts[k]));
-    copy_contender_free(&copy);
+        timed[c] = (struct timed_contender){.label = contenders[c].label,
+                                            .student = contenders[c].student,
+                                            .on_host = contenders[c].on_host != NULL,
+                                            .calls = contenders[c].calls,
+                                            .call = call_text_contender,
+                                            .context = &contenders[c]};
 }
 
-/* The inputs timed: the student's file alone, or every distribution and the shipped text at
- * the timing size, each a block repeated. Built one at a time. */
-static int timing_input_count(const struct grading_options *options)
+/* What the inputs were, in a line or two for the tables. */
+static void describe_inputs(const struct text_policy *policy, uint64_t length, char *out,
+                            size_t size)
 {
-    return options->input_file ? 1 : TEXT_KIND_COUNT + 1;
-}
-
-static void generate_block(enum text_kind kind, const struct grading_options *options,
-                           struct timing_input *input)
-{
-    input->block_length = input->length < TIMING_BLOCK_BYTES ? input->length : TIMING_BLOCK_BYTES;
-    input->block = grading_malloc(input->block_length);
-    generate_text(kind, options->seed, input->block, input->block_length);
-}
-
-static void make_timing_input(const struct grading_options *options, int index,
-                              struct timing_input *input)
-{
-    if (options->input_file) {
-        const char *slash = strrchr(options->input_file, '/');
-        snprintf(input->name, sizeof input->name, "%s", slash ? slash + 1 : options->input_file);
-        input->block = load_or_fail(options->input_file, &input->block_length);
-        input->length = input->block_length;
+    if (!policy->file_text) {
+        snprintf(out, size, "  inputs: %" PRIu64 " MiB a call of %s%s, made fresh for every run "
+                 "(seed %" PRIu64 "); more than the L2 cache holds\n", length >> 20,
+                 policy->only_kind >= 0 ? text_kind_name((enum text_kind)policy->only_kind)
+                                        : "each distribution and of slices of the Jargon File",
+                 policy->only_kind >= 0 ? " text" : "", policy->options->seed);
         return;
     }
-    input->length = options->timing_bytes;
-    if (index < TEXT_KIND_COUNT) {
-        snprintf(input->name, sizeof input->name, "%s", text_kind_name((enum text_kind)index));
-        generate_block((enum text_kind)index, options, input);
-    } else {
-        input->block = shipped_text(options, &input->block_length);
-        snprintf(input->name, sizeof input->name, "jargon-file, repeated");
-    }
+    int l2_bytes = gpu_facts().l2_cache_bytes;
+    int written = snprintf(out, size, "  input: %s (%" PRIu64 " bytes), with %u bytes of every %u "
+                           "KiB replaced by random ones, new for every run\n",
+                           policy->options->input_file, length, TIMED_REPLACED_PER_SEGMENT,
+                           TIMED_SEGMENT_ELEMENTS >> 10);
+    if (length < (uint64_t)l2_bytes && written > 0 && (size_t)written < size)
+        snprintf(out + written, size - (size_t)written,
+                 "  note: this file fits in the GPU's L2 cache, so these times measure the cache, "
+                 "not memory; use a file larger than %d MB for figures that hold for big texts\n",
+                 l2_bytes >> 20);
 }
 
-/* input_length: the length of the student's file, when the input is one. */
-static void describe_inputs(const struct grading_options *options, uint64_t input_length)
-{
-    if (options->input_file) {
-        printf("  input: %s (%" PRIu64 " bytes)\n", options->input_file, input_length);
-        int l2_bytes = gpu_facts().l2_cache_bytes;
-        if (input_length < (uint64_t)l2_bytes)
-            printf("  note: this file fits in the GPU's L2 cache, so these times measure the cache, "
-                   "not memory; use a file larger than %d MB for figures that hold for big "
-                   "texts\n",
-                   l2_bytes >> 20);
-    } else {
-        printf("  inputs: %" PRIu64 " MiB of each distribution (seed %" PRIu64
-               ", a block of %llu MiB repeated) and of the Jargon File repeated; more than the "
-               "L2 cache holds\n",
-               options->timing_bytes >> 20, options->seed, TIMING_BLOCK_BYTES >> 20);
-    }
-}
-
-void report_histogram_speed(const struct contender *contenders, int count,
+void report_histogram_speed(uint64_t call_bytes, const struct contender *contenders, int count,
                             const struct speed_table *tables, int table_count)
 {
     struct grading_options options = grading_options();
-    const char *labels[MAX_SPEED_CONTENDERS];
-    cr_assert(count <= MAX_SPEED_CONTENDERS, "report_histogram_speed: at most %d contenders", MAX_SPEED_CONTENDERS);
-    for (int c = 0; c < count; c++)
-        labels[c] = contenders[c].label;
-    struct speed_tables speed;
-    speed_tables_init(&speed, tables, table_count, labels);
-
-    double *times_ms = calloc((size_t)count, sizeof *times_ms);
-    cr_assert(times_ms, "out of host memory");
-    struct input_times times = {times_ms, 0};
-    uint64_t input_length = 0;
-    double copy_rate = 0;
-    for (int i = 0; i < timing_input_count(&options); i++) {
-        struct timing_input input;
-        make_timing_input(&options, i, &input);
-        input_length = input.length;
-        time_contenders(contenders, count, &input, &times);
-        copy_rate = gigabytes_per_second(2 * input.length, times.copy_ms);
-        speed_tables_add_input(&speed, input.name, times_ms, input.length, times.copy_ms);
-        free(input.block);
-    }
-    free(times_ms);
-
-    for (int t = 0; t < table_count; t++) {
-        print_speed_banner(tables[t].title);
-        describe_inputs(&options, input_length);
-        print_rate_legend("text", copy_rate);
-        if (contenders[tables[t].baseline].on_host)
-            printf("  CPU time: the fastest of its timed runs on at most the input's first %llu MiB, "
-                   "scaled to the input's length (the CPU's time grows with the length alone), "
-                   "not the median: the host CPU is shared, others' load only adds time, and its "
-                   "speed drifts from one run of the grader to the next, so the speedup over the "
-                   "CPU repeats less well than the GPU times. Speed points compare you with the "
-                   "reference on the GPU.\n",
-                   CPU_SAMPLE_BYTES >> 20);
-        table_print(stdout, &speed.printed[t]);
-    }
+    struct text_policy policy = {.options = &options, .only_kind = -1};
+    struct speed_workload workload = text_workload(&policy, call_bytes);
+    cr_assert(count <= MAX_SPEED_CONTENDERS, "report_histogram_speed: at most %d contenders",
+              MAX_SPEED_CONTENDERS);
+    struct timed_contender timed[MAX_SPEED_CONTENDERS];
+    timed_text_contenders(contenders, count, timed);
+    static struct speed_results results;
+    time_contenders(&workload, timed, count, &results);
+    char description[1024];
+    describe_inputs(&policy, workload.elements, description, sizeof description);
+    speed_tables_report(&workload, timed, count, &results, tables, table_count, description);
+    for (int t = 0; t < table_count; t++)
+        if (contenders[tables[t].baseline].on_host) {
+            printf("  CPU time (the baseline of \"%s\"): the fastest of its timed runs on the "
+                   "input's first %llu MiB, scaled to the input's length, not the median: the "
+                   "host CPU is shared, others' load only adds time, and its speed drifts, so the "
+                   "speedup over the CPU repeats less well than the GPU times. Speed points "
+                   "compare you with the reference on the GPU.\n",
+                   tables[t].title, CPU_SAMPLE_BYTES >> 20);
+            break;
+        }
+    free((void *)policy.file_text);
     fflush(stdout);
 }
 
@@ -670,19 +522,21 @@ void report_histogram_sweep(const char *title, const struct contender *contender
                             int baseline, enum text_kind kind)
 {
     struct grading_options options = grading_options();
-    struct timing_input input;
-    input.length = options.timing_bytes;
-    snprintf(input.name, sizeof input.name, "%s", text_kind_name(kind));
-    generate_block(kind, &options, &input);
+    struct text_policy policy = {.options = &options, .only_kind = (int)kind};
+    struct speed_workload workload = text_workload(&policy, TIMED_CALL_BYTES);
+    /* One distribution: the sweep is for choosing a parameter, not for a grade. */
+    workload.input_count = 1;
+    struct timed_contender timed[MAX_TIMED_CONTENDERS];
+    cr_assert(count < MAX_TIMED_CONTENDERS, "report_histogram_sweep: too many contenders");
+    timed_text_contenders(contenders, count, timed);
+    static struct speed_results results;
+    time_contenders(&workload, timed, count, &results);
 
-    double *times_ms = calloc((size_t)count, sizeof *times_ms);
-    cr_assert(times_ms, "out of host memory");
-    struct input_times times = {times_ms, 0};
-    time_contenders(contenders, count, &input, &times);
-
-    print_speed_banner(title);
-    printf("  input: %" PRIu64 " MiB of %s text (seed %" PRIu64 ")\n", input.length >> 20,
-           input.name, options.seed);
+    printf("\n%s\n", title);
+    print_timing_method(&workload, timed, count);
+    char description[1024];
+    describe_inputs(&policy, workload.elements, description, sizeof description);
+    printf("%s", description);
     char speedup_header[2 * TABLE_CELL_SIZE];
     snprintf(speedup_header, sizeof speedup_header, "speedup over %s", contenders[baseline].label);
     const char *headers[] = {"variant", "median time", "rate (% of copy)", speedup_header};
@@ -690,14 +544,14 @@ void report_histogram_sweep(const char *title, const struct contender *contender
     table_init(&table, 4, headers);
     for (int c = 0; c < count; c++) {
         char time_text[32], rate[48], speedup[32];
-        format_ms(time_text, sizeof time_text, times_ms[c]);
-        format_rate(rate, sizeof rate, input.length, times_ms[c], times.copy_ms);
-        format_speedup(speedup, sizeof speedup, times_ms[baseline], times_ms[c]);
+        double ms = results.contender_ms[c], baseline_ms = results.contender_ms[baseline];
+        format_ms(time_text, sizeof time_text, ms);
+        format_rate(rate, sizeof rate, workload.elements, ms, results.copy_ms[0]);
+        format_speedup(speedup, sizeof speedup, baseline_ms, ms);
         const char *cells[] = {contenders[c].label, time_text, rate, speedup};
         table_add_row(&table, cells);
     }
     table_print(stdout, &table);
+    free((void *)policy.file_text);
     fflush(stdout);
-    free(times_ms);
-    free(input.block);
 }

@@ -73,9 +73,13 @@ void check_histogram_past_4gib(const char *function_name, histogram_function *fu
 
 /* Something to time: a histogram_function, one that takes a parameter (lab 6), one that takes
  * a context (CUB and its scratch memory), or a CPU function working on host memory. Exactly one
- * of the four is set. */
+ * of the four is set. `student` marks the student's functions, timed alone in a phase of their
+ * own (speed.h); `calls` is a timed run's calls (0: about TIMED_RUN_BYTES of input), the same for a function
+ * and the reference it is scored against, fewer for a slow baseline. */
 struct contender {
     char label[48];
+    bool student;
+    int calls;
     histogram_function *function;
     void (*with_parameter)(const char *, uint64_t, unsigned long long *, unsigned int);
     unsigned int parameter;
@@ -84,10 +88,11 @@ struct contender {
     void (*on_host)(const char *, uint64_t, unsigned long long *);
 };
 
-/* Times every contender on every timing input (each distribution, the shipped text repeated,
- * or only the student's --input file), alternating, and prints each table. Every timed run's
- * result is checked: a wrong one fails the test. */
-void report_histogram_speed(const struct contender *contenders, int count,
+
+/* Times every contender on every timing input (each distribution and slices of the shipped
+ * text, or only the student's --input file) by the phases of speed.h, and prints each table.
+ * Every timed run's result is checked: a wrong one fails the test. */
+void report_histogram_speed(uint64_t call_bytes, const struct contender *contenders, int count,
                             const struct speed_table *tables, int table_count);
 
 /* Times contenders on one distribution and prints one row each: time, and speedup over

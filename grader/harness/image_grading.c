@@ -728,263 +728,109 @@ void check_byte_image_past_4gib(const char *function_name, byte_image_histogram 
 /* Speed                                                                                    */
 /* ---------------------------------------------------------------------------------------- */
 
-/* A timed image is a block of this many pixels repeated on the GPU (common/repeated_text.h). */
-#define TIMING_BLOCK_PIXELS (16ull << 20)
-
-/* One timed input: block (of block_pixels pixels) repeated to pixels. */
-struct timing_input {
-    char name[64];
-    void *block;
-    uint64_t block_pixels, pixels;
-};
-
-/* What every contender's runs on one input share: copies of the image on the GPU, one a call of
- * a timed run (grading.h), each with its histogram. Between two runs one pixel of every copy is
- * replaced, and the expected histograms follow: a submission that remembers an earlier answer
- * instead of counting gives a wrong one and is caught. */
-struct shared_input {
+/* The image workload: every kind of image (the photo as slices of it), or the student's file. */
+struct image_policy {
     const struct pixel_format *format;
-    struct timing_input *input;
-    int copies;
-    uint8_t *d_pixels[MAX_CALLS_PER_TIMED_RUN];
-    unsigned long long expected[MAX_CALLS_PER_TIMED_RUN][MAX_BINS];
-    uint64_t mutation_state;
+    const struct grading_options *options;
+    const uint8_t *file_bytes;
+    uint64_t file_length;
 };
 
-struct contender_run {
-    const struct image_contender *contender;
-    struct shared_input *shared;
-    int calls; /* a timed run's: one a copy of the image, the first ones */
-    unsigned long long *d_bins[MAX_CALLS_PER_TIMED_RUN];
-};
-
-static void run_contender(void *context)
+static enum timed_format timed_format_of(const struct pixel_format *format)
 {
-    struct contender_run *run = context;
-    const struct image_contender *contender = run->contender;
-    const struct shared_input *shared = run->shared;
-    uint64_t pixels = shared->input->pixels;
-    for (int copy = 0; copy < run->calls; copy++) {
-        const uint8_t *d_pixels = shared->d_pixels[copy];
-        if (contender->small)
-            contender->small((const uint32_t *)d_pixels, pixels, run->d_bins[copy],
-                             contender->threads_per_block);
-        else if (contender->bytes)
-            contender->bytes(d_pixels, pixels, run->d_bins[copy]);
-        else
-            contender->with_context(contender->context, d_pixels, pixels, run->d_bins[copy]);
-    }
+    return format->small ? TIMED_SMALL_PIXELS : TIMED_BYTE_PIXELS;
 }
 
-static void replace_one_pixel(struct shared_input *shared, int copy)
+static void open_image_input(const struct speed_workload *workload, int index, char *name,
+                             size_t name_size, struct timed_source *source)
 {
-    const struct pixel_format *format = shared->format;
-    if (shared->input->pixels == 0)
-        return;
-    uint64_t position = splitmix64(&shared->mutation_state) % shared->input->pixels;
-    uint32_t replacement = (uint32_t)(splitmix64(&shared->mutation_state) % format->bins), old = 0;
-    uint8_t *address = shared->d_pixels[copy] + position * format->pixel_bytes;
-    CUDA_CHECK(cudaMemcpy(&old, address, format->pixel_bytes, cudaMemcpyDeviceToHost));
-    if (old < format->bins)
-        shared->expected[copy][old]--;
-    shared->expected[copy][replacement]++;
-    CUDA_CHECK(cudaMemcpy(address, &replacement, format->pixel_bytes, cudaMemcpyHostToDevice));
-}
-
-/* Checks a contender's run, outside its timed region, and sets the stage for the next run. */
-static bool contender_result_is_right(void *context)
-{
-    struct contender_run *run = context;
-    struct shared_input *shared = run->shared;
-    unsigned int bins = shared->format->bins;
-    bool right = true;
-    for (int copy = 0; copy < run->calls; copy++) {
-        unsigned long long got[MAX_BINS];
-        CUDA_CHECK(cudaMemcpy(got, run->d_bins[copy], bins * sizeof *got, cudaMemcpyDeviceToHost));
-        /* Poison for the next run, so a run that does nothing cannot pass on its predecessor's
-         * work. */
-        CUDA_CHECK(cudaMemset(run->d_bins[copy], POISON_BYTE, bins * sizeof *got));
-        right &= bins_equal(got, shared->expected[copy], bins);
-        replace_one_pixel(shared, copy);
-    }
-    return right;
-}
-
-/* Fills d_pixels[0, pixels) with the block repeated, and expected with its histogram. */
-static void repeat_image(const struct pixel_format *format, const struct timing_input *input,
-                         uint8_t *d_pixels, unsigned long long *expected)
-{
-    repeat_on_device((char *)d_pixels, input->pixels * format->pixel_bytes, input->block,
-                     input->block_pixels * format->pixel_bytes);
-    unsigned long long block[MAX_BINS], rest[MAX_BINS];
-    uint64_t remainder = input->block_pixels ? input->pixels % input->block_pixels : 0;
-    cpu_histogram_of(format, input->block, input->block_pixels, block);
-    cpu_histogram_of(format, input->block, remainder, rest);
-    histogram_of_repetition(input->block_pixels, input->pixels, (int)format->bins, block, rest,
-                            expected);
-}
-
-/* Times every contender and a device-to-device copy of the input, alternating; returns the
- * copy's time a call in ms and each contender's in times_ms. */
-static double time_contenders(const struct pixel_format *format,
-                              const struct image_contender *contenders, int count,
-                              struct timing_input *input, double *times_ms)
-{
-    struct grading_options options = grading_options();
-    struct shared_input shared = {.format = format, .input = input,
-                                  .mutation_state = options.seed ^ 0x5EED};
-    uint64_t bytes = input->pixels * format->pixel_bytes, allocated = bytes ? bytes : 1;
-    shared.copies = timed_copies(allocated);
-    for (int copy = 0; copy < shared.copies; copy++) {
-        CUDA_CHECK(cudaMalloc((void **)&shared.d_pixels[copy], allocated));
-        if (copy == 0)
-            repeat_image(format, input, shared.d_pixels[0], shared.expected[0]);
-        else
-            CUDA_CHECK(cudaMemcpy(shared.d_pixels[copy], shared.d_pixels[0], bytes,
-                                  cudaMemcpyDeviceToDevice));
-        memcpy(shared.expected[copy], shared.expected[0], sizeof shared.expected[0]);
-    }
-    /* Every copy differs from the others before the first run. */
-    for (int copy = 1; copy < shared.copies; copy++)
-        replace_one_pixel(&shared, copy);
-    struct copy_contender copy;
-    copy_contender_init(&copy, shared.copies, bytes);
-    for (int k = 0; k < shared.copies; k++)
-        copy.d_sources[k] = shared.d_pixels[k];
-
-    struct contender_run *runs = calloc((size_t)count, sizeof *runs);
-    struct timed_variant *variants = calloc((size_t)count + 1, sizeof *variants);
-    cr_assert(runs && variants, "out of host memory");
-    for (int c = 0; c < count; c++) {
-        runs[c] = (struct contender_run){.contender = &contenders[c], .shared = &shared};
-        for (int k = 0; k < shared.copies; k++) {
-            CUDA_CHECK(cudaMalloc((void **)&runs[c].d_bins[k], format->bins * sizeof **runs[c].d_bins));
-            CUDA_CHECK(cudaMemset(runs[c].d_bins[k], POISON_BYTE,
-                                  format->bins * sizeof **runs[c].d_bins));
-        }
-        variants[c] = worker_variant(contenders[c].label, run_contender,
-                                     contender_result_is_right, &runs[c]);
-    }
-    for (int c = 0; c < count; c++)
-        runs[c].calls = calls_per_run_for(&variants[c], &runs[c].calls, shared.copies);
-    variants[count] = copy_contender_variant(&copy);
-    time_alternating(variants, (size_t)count + 1, options.warmup_runs, options.timed_runs);
-    double copy_ms = variants[count].time_ms / copy.calls;
-    for (int c = 0; c < count; c++) {
-        times_ms[c] = variants[c].time_ms / runs[c].calls;
-        cr_expect(variants[c].wrong_results == 0,
-                  "%s gave a wrong histogram in %d of its timed runs on %s (seed %" PRIu64 "): "
-                  "the result must be right on every call, not only the first (the grader "
-                  "changes one pixel of the image between runs). Look for state left from an "
-                  "earlier call, a result kept from one, or a race.",
-                  contenders[c].label, variants[c].wrong_results, input->name, options.seed);
-        /* Code that reads the whole image cannot beat the memory: a time well under the copy's
-         * is a result that was not computed, whatever the histogram says. */
-        double percent = percent_of_copy_bandwidth(bytes, times_ms[c], bytes, copy_ms);
-        cr_expect(bytes < (1u << 20) || percent <= MAX_PERCENT_OF_COPY,
-                  "%s read %s at %.0f%% of the bandwidth of a device-to-device copy timed in the "
-                  "same run: faster than the memory allows (at most %d%%). A histogram must read "
-                  "every pixel of the image on every call.",
-                  contenders[c].label, input->name, percent, MAX_PERCENT_OF_COPY);
-        for (int k = 0; k < shared.copies; k++)
-            CUDA_CHECK(cudaFree(runs[c].d_bins[k]));
-    }
-    free(runs);
-    free(variants);
-    for (int k = 0; k < shared.copies; k++)
-        CUDA_CHECK(cudaFree(shared.d_pixels[k]));
-    copy_contender_free(&copy);
-    return copy_ms;
-}
-
-/* The inputs timed: the student's file alone, or every image kind at the timing size, each a
- * block repeated. Built one at a time. */
-static int timing_input_count(const struct grading_options *options)
-{
-    return options->input_file ? 1 : IMAGE_KIND_COUNT;
-}
-
-static void make_timing_input(const struct pixel_format *format,
-                              const struct grading_options *options, int index,
-                              struct timing_input *input)
-{
-    uint8_t *bytes = NULL;
-    if (options->input_file) {
-        const char *slash = strrchr(options->input_file, '/');
-        snprintf(input->name, sizeof input->name, "%s", slash ? slash + 1 : options->input_file);
-        bytes = load_or_fail(options->input_file, &input->block_pixels);
-        input->pixels = input->block_pixels;
-    } else {
-        snprintf(input->name, sizeof input->name, "%s", image_kind_name((enum image_kind)index));
-        input->pixels = options->timing_bytes / format->pixel_bytes;
-        input->block_pixels = input->pixels < TIMING_BLOCK_PIXELS ? input->pixels
-                                                                  : TIMING_BLOCK_PIXELS;
-        bytes = grading_malloc(input->block_pixels);
-        generate_bytes((enum image_kind)index, options, bytes, input->block_pixels);
-    }
-    if (!format->small) {
-        input->block = bytes;
+    const struct image_policy *policy = workload->policy;
+    enum timed_format format = timed_format_of(policy->format);
+    if (policy->file_bytes) {
+        const char *slash = strrchr(policy->options->input_file, '/');
+        snprintf(name, name_size, "%s", slash ? slash + 1 : policy->options->input_file);
+        *source = timed_source_of_material(format, TIMED_WHOLE, policy->file_bytes,
+                                           policy->file_length);
         return;
     }
-    uint32_t *pixels = grading_malloc(input->block_pixels * sizeof *pixels);
-    widen_to_small_pixels(bytes, input->block_pixels, pixels);
-    free(bytes);
-    input->block = pixels;
-}
-
-static void describe_inputs(const struct pixel_format *format,
-                            const struct grading_options *options, uint64_t input_bytes)
-{
-    if (options->input_file) {
-        printf("  input: %s (%" PRIu64 " bytes%s)\n", options->input_file, input_bytes,
-               format->small ? " as 32-bit pixels, each byte >> 4" : "");
-        int l2_bytes = gpu_facts().l2_cache_bytes;
-        if (input_bytes < (uint64_t)l2_bytes)
-            printf("  note: this image fits in the GPU's L2 cache, so these times measure the "
-                   "cache, not memory; use a file larger than %d MB for figures that hold for "
-                   "big images\n",
-                   l2_bytes >> 20);
+    snprintf(name, name_size, "%s", image_kind_name((enum image_kind)index));
+    if (index == IMAGE_PHOTO) {
+        uint64_t pixels = 0;
+        uint8_t *photo = shipped_photo(policy->options, &pixels);
+        *source = timed_source_of_material(format, TIMED_SLICES, photo, pixels);
+        free(photo);
     } else {
-        printf("  inputs: %" PRIu64 " MiB of each kind of image (seed %" PRIu64 ", a block of %llu "
-               "Mi pixels repeated%s); more than the L2 cache holds\n",
-               input_bytes >> 20, options->seed, TIMING_BLOCK_PIXELS >> 20,
-               format->small ? ", 32-bit pixels of the kind's bytes >> 4" : "");
+        *source = timed_source_generated(format, index);
     }
 }
 
-void report_image_speed(bool small_pixels, const struct image_contender *contenders, int count,
+static void call_image_contender(const void *context, const void *pixels, uint64_t count,
+                                 unsigned long long *bins)
+{
+    const struct image_contender *contender = context;
+    if (contender->small)
+        contender->small(pixels, count, bins, contender->threads_per_block);
+    else if (contender->bytes)
+        contender->bytes(pixels, count, bins);
+    else
+        contender->with_context(contender->context, pixels, count, bins);
+}
+
+void report_image_speed(bool small_pixels, uint64_t call_bytes,
+                        const struct image_contender *contenders, int count,
                         const struct speed_table *tables, int table_count)
 {
     const struct pixel_format *format = small_pixels ? &SMALL_FORMAT : &BYTE_FORMAT;
     struct grading_options options = grading_options();
-    const char *labels[MAX_SPEED_CONTENDERS];
+    struct image_policy policy = {.format = format, .options = &options};
+    struct speed_workload workload = {
+        .element_name = "image", .format = timed_format_of(format),
+        .elements = timed_call_bytes(call_bytes) / format->pixel_bytes,
+        .result_counters = format->bins,
+        .default_calls = speed_default_calls(timed_call_bytes(call_bytes)), .result_initial_byte = POISON_BYTE,
+        .input_count = IMAGE_KIND_COUNT, .open_input = open_image_input, .policy = &policy};
+    if (options.input_file) {
+        uint8_t *bytes = load_or_fail(options.input_file, &policy.file_length);
+        policy.file_bytes = bytes;
+        workload.elements = policy.file_length;
+        workload.input_count = 1;
+        workload.default_calls = speed_default_calls(policy.file_length * format->pixel_bytes);
+    }
     cr_assert(count <= MAX_SPEED_CONTENDERS, "report_image_speed: at most %d contenders",
               MAX_SPEED_CONTENDERS);
+    struct timed_contender timed[MAX_SPEED_CONTENDERS];
     for (int c = 0; c < count; c++)
-        labels[c] = contenders[c].label;
-    struct speed_tables speed;
-    speed_tables_init(&speed, tables, table_count, labels);
+        timed[c] = (struct timed_contender){.label = contenders[c].label,
+                                            .student = contenders[c].student,
+                                            .calls = contenders[c].calls,
+                                            .call = call_image_contender,
+                                            .context = &contenders[c]};
+    static struct speed_results results;
+    time_contenders(&workload, timed, count, &results);
 
-    double *times_ms = calloc((size_t)count, sizeof *times_ms);
-    cr_assert(times_ms, "out of host memory");
-    uint64_t input_bytes = 0;
-    double copy_rate = 0;
-    for (int i = 0; i < timing_input_count(&options); i++) {
-        struct timing_input input;
-        make_timing_input(format, &options, i, &input);
-        input_bytes = input.pixels * format->pixel_bytes;
-        double copy_ms = time_contenders(format, contenders, count, &input, times_ms);
-        copy_rate = gigabytes_per_second(2 * input_bytes, copy_ms);
-        speed_tables_add_input(&speed, input.name, times_ms, input_bytes, copy_ms);
-        free(input.block);
+    char description[1024];
+    uint64_t input_bytes = workload.elements * format->pixel_bytes;
+    if (policy.file_bytes) {
+        int l2_bytes = gpu_facts().l2_cache_bytes;
+        snprintf(description, sizeof description,
+                 "  input: %s (%" PRIu64 " bytes%s), with %u pixels of every %u Ki replaced by "
+                 "random ones, new for every run\n%s",
+                 options.input_file, policy.file_length,
+                 format->small ? " as 32-bit pixels, each byte >> 4" : "",
+                 TIMED_REPLACED_PER_SEGMENT, TIMED_SEGMENT_ELEMENTS >> 10,
+                 input_bytes < (uint64_t)l2_bytes
+                     ? "  note: this image fits in the GPU's L2 cache, so these times measure "
+                       "the cache, not memory; use a larger file for figures that hold for big "
+                       "images\n"
+                     : "");
+    } else {
+        snprintf(description, sizeof description,
+                 "  inputs: %" PRIu64 " MiB a call of each kind of image (the photo: slices of it "
+                 "from random places), made fresh for every run (seed %" PRIu64 ")%s; more than "
+                 "the L2 cache holds\n",
+                 input_bytes >> 20, options.seed,
+                 format->small ? ", 32-bit pixels of the kind's bytes >> 4" : "");
     }
-    free(times_ms);
-
-    for (int t = 0; t < table_count; t++) {
-        print_speed_banner(tables[t].title);
-        describe_inputs(format, &options, input_bytes);
-        print_rate_legend("image", copy_rate);
-        table_print(stdout, &speed.printed[t]);
-    }
-    fflush(stdout);
+    speed_tables_report(&workload, timed, count, &results, tables, table_count, description);
+    free((void *)policy.file_bytes);
 }

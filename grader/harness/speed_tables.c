@@ -12,54 +12,72 @@ void format_rate(char *out, size_t size, uint64_t bytes, double ms, double copy_
              percent_of_copy_bandwidth(bytes, ms, bytes, copy_ms));
 }
 
-void speed_tables_init(struct speed_tables *speed, const struct speed_table *tables, int count,
-                       const char *const *labels)
+static void fill_table(struct table *printed, const struct speed_table *table,
+                       const struct timed_contender *contenders, const struct speed_results *results,
+                       uint64_t bytes, bool scored)
 {
-    cr_assert(count <= MAX_SPEED_TABLES, "speed_tables_init: at most %d tables", MAX_SPEED_TABLES);
-    speed->tables = tables;
-    speed->count = count;
-    for (int t = 0; t < count; t++) {
-        bool has_reference = tables[t].reference >= 0;
-        const char *headers[] = {"input",
-                                 labels[tables[t].student],
-                                 "rate (% of copy)",
-                                 labels[tables[t].baseline],
-                                 "speedup",
-                                 has_reference ? labels[tables[t].reference] : "",
-                                 "reference rate (% of copy)"};
-        table_init(&speed->printed[t], has_reference ? 7 : 5, headers);
-    }
-}
-
-void speed_tables_add_input(struct speed_tables *speed, const char *input, const double *times_ms,
-                            uint64_t bytes_read, double copy_ms)
-{
-    for (int t = 0; t < speed->count; t++) {
-        const struct speed_table *table = &speed->tables[t];
-        double student = times_ms[table->student], baseline = times_ms[table->baseline];
+    bool has_reference = table->reference >= 0;
+    const char *headers[] = {"input",
+                             contenders[table->student].label,
+                             "rate (% of copy)",
+                             contenders[table->baseline].label,
+                             "speedup",
+                             has_reference ? contenders[table->reference].label : "",
+                             "reference rate (% of copy)"};
+    table_init(printed, has_reference ? 7 : 5, headers);
+    for (int i = 0; i < results->input_count; i++) {
+        const double *times = &results->contender_ms[i * MAX_TIMED_CONTENDERS];
+        double student = times[table->student], baseline = times[table->baseline];
         char student_text[32], student_rate[48], baseline_text[32], speedup[32],
             reference_text[32] = "", reference_rate[48] = "";
         format_ms(student_text, sizeof student_text, student);
-        format_rate(student_rate, sizeof student_rate, bytes_read, student, copy_ms);
+        format_rate(student_rate, sizeof student_rate, bytes, student, results->copy_ms[i]);
         format_ms(baseline_text, sizeof baseline_text, baseline);
         format_speedup(speedup, sizeof speedup, baseline, student);
-        if (table->reference >= 0) {
-            double reference = times_ms[table->reference];
-            if (t == 0) /* the test's main table sets its speed points */
-                record_performance(input, student, reference);
+        if (has_reference) {
+            double reference = times[table->reference];
+            if (scored)
+                record_performance(results->input_names[i], student, reference);
             format_ms(reference_text, sizeof reference_text, reference);
-            format_rate(reference_rate, sizeof reference_rate, bytes_read, reference, copy_ms);
+            format_rate(reference_rate, sizeof reference_rate, bytes, reference,
+                        results->copy_ms[i]);
         }
-        const char *cells[] = {input,   student_text,   student_rate,  baseline_text,
+        const char *cells[] = {results->input_names[i], student_text, student_rate, baseline_text,
                                speedup, reference_text, reference_rate};
-        table_add_row(&speed->printed[t], cells);
+        table_add_row(printed, cells);
     }
 }
 
-void print_rate_legend(const char *read, double copy_rate)
+void speed_tables_report(const struct speed_workload *workload,
+                         const struct timed_contender *contenders, int count,
+                         const struct speed_results *results, const struct speed_table *tables,
+                         int table_count, const char *inputs_description)
 {
-    printf("  rate: bytes of %s read per second, and its share of the bandwidth of a "
-           "device-to-device copy timed in the same run (%.0f GB/s read + written on the last "
-           "input): 100%% is as fast as the memory allows\n",
-           read, copy_rate);
+    cr_assert(table_count <= MAX_SPEED_TABLES, "speed_tables_report: at most %d tables",
+              MAX_SPEED_TABLES);
+    uint64_t bytes = workload->elements * timed_format_element_bytes(workload->format);
+    const double last_copy_ms = results->copy_ms[results->input_count - 1];
+    for (int t = 0; t < table_count; t++) {
+        for (int column = 0; column < 3; column++) {
+            int c = column == 0 ? tables[t].student : column == 1 ? tables[t].baseline
+                                                                  : tables[t].reference;
+            cr_assert(c < count, "grader defect: table %d names contender %d of %d", t, c, count);
+        }
+        /* Identical code must read 1.00x: the scored pair makes the same calls a run. */
+        if (tables[t].reference >= 0)
+            cr_assert(contenders[tables[t].student].calls == contenders[tables[t].reference].calls,
+                      "grader defect: %s and %s make different calls a run",
+                      contenders[tables[t].student].label, contenders[tables[t].reference].label);
+        struct table printed;
+        fill_table(&printed, &tables[t], contenders, results, bytes, t == 0);
+        printf("\n%s\n", tables[t].title);
+        print_timing_method(workload, contenders, count);
+        printf("%s", inputs_description);
+        printf("  rate: bytes of %s read per second, and its share of the bandwidth of a "
+               "device-to-device copy timed in the same grading (%.0f GB/s read + written on the "
+               "last input): 100%% is as fast as the memory allows\n",
+               workload->element_name, gigabytes_per_second(2 * bytes, last_copy_ms));
+        table_print(stdout, &printed);
+    }
+    fflush(stdout);
 }

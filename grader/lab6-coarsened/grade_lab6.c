@@ -71,9 +71,10 @@ GRADED_TEST(choices, are_launchable, .timeout = CORRECTNESS_TIMEOUT_S)
 /* A contender that calls function with a fixed parameter, labelled by label_format (one %u). */
 static struct contender parameterized(void (*function)(const char *, uint64_t,
                                                        unsigned long long *, unsigned int),
-                                      unsigned int parameter, const char *label_format)
+                                      unsigned int parameter, const char *label_format,
+                                      bool student)
 {
-    struct contender c = {.with_parameter = function, .parameter = parameter};
+    struct contender c = {.student = student, .with_parameter = function, .parameter = parameter};
     snprintf(c.label, sizeof c.label, label_format, parameter);
     return c;
 }
@@ -83,14 +84,15 @@ GRADED_TEST(speed, coarsened_against_lab5, .init = require_gpu_and_timing, .time
     int sms = gpu_multiprocessors();
     const struct contender contenders[] = {
         parameterized(lab6_histogram_contiguous, lab6_chosen_chars_per_thread(),
-                      "yours (contiguous, %u a thread)"),
+                      "yours (contiguous, %u a thread)", true),
         parameterized(lab6_histogram_interleaved, lab6_chosen_blocks(sms),
-                      "yours (interleaved, %u blocks)"),
-        {.label = "lab 5 reference (shared)", .function = reference_lab5_histogram_private_shared},
+                      "yours (interleaved, %u blocks)", true),
+        {.label = "lab 5 reference (shared)", .calls = 4,
+         .function = reference_lab5_histogram_private_shared},
         parameterized(reference_lab6_histogram_contiguous, reference_lab6_chosen_chars_per_thread(),
-                      "lab 6 reference (%u a thread)"),
+                      "lab 6 reference (%u a thread)", false),
         parameterized(reference_lab6_histogram_interleaved, reference_lab6_chosen_blocks(sms),
-                      "lab 6 reference (%u blocks)"),
+                      "lab 6 reference (%u blocks)", false),
     };
     const struct speed_table tables[] = {
         {"Lab 6, part A: contiguous partitioning with your chars_per_thread, against lab 5's "
@@ -100,7 +102,7 @@ GRADED_TEST(speed, coarsened_against_lab5, .init = require_gpu_and_timing, .time
          "shared-memory kernel",
          1, 2, 4},
     };
-    report_histogram_speed(contenders, 5, tables, 2);
+    report_histogram_speed(TIMED_CALL_BYTES, contenders, 5, tables, 2);
 }
 
 GRADED_TEST(speed, sweep_of_the_parameters, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
@@ -110,16 +112,16 @@ GRADED_TEST(speed, sweep_of_the_parameters, .init = require_gpu_and_timing, .tim
     static const unsigned int blocks_per_sm[] = {1, 2, 4, 8, 16, 32};
     struct contender contenders[1 + 7 + 6];
     int count = 0;
-    contenders[count++] = (struct contender){.label = "lab 5 reference (shared)",
+    contenders[count++] = (struct contender){.label = "lab 5 reference (shared)", .calls = 4,
                                              .function = reference_lab5_histogram_private_shared};
     for (int k = 0; k < 7; k++) {
         contenders[count++] = parameterized(lab6_histogram_contiguous, chars_per_thread[k],
-                                            "yours, contiguous, %u a thread");
+                                            "yours, contiguous, %u a thread", true);
     }
     for (int k = 0; k < 6; k++) {
         contenders[count++] = parameterized(lab6_histogram_interleaved,
                                             blocks_per_sm[k] * (unsigned int)sms,
-                                            "yours, interleaved, %u blocks");
+                                            "yours, interleaved, %u blocks", true);
     }
     report_histogram_sweep("Lab 6: how the parameters trade off (choose yours from this)",
                            contenders, count, 0, TEXT_ENGLISH_LIKE);

@@ -37,34 +37,38 @@ GRADED_TEST(speed, shared_against_global, .init = require_gpu_and_timing,
             .timeout = SPEED_TIMEOUT_S)
 {
     const struct image_contender contenders[] = {
-        {.label = "yours (shared)", .small = lab9_histogram16_shared,
+        {.label = "yours (shared)", .student = true, .calls = 16, .small = lab9_histogram16_shared,
          .threads_per_block = TIMED_THREADS_PER_BLOCK},
-        {.label = "yours (global)", .small = lab9_histogram16_global,
+        {.label = "yours (global)", .student = true, .calls = 1, .small = lab9_histogram16_global,
          .threads_per_block = TIMED_THREADS_PER_BLOCK},
-        {.label = "lab 9 reference (shared)", .small = reference_lab9_histogram16_shared,
+        {.label = "lab 9 reference (shared)", .calls = 16,
+         .small = reference_lab9_histogram16_shared,
          .threads_per_block = TIMED_THREADS_PER_BLOCK},
-        {.label = "lab 9 reference (global)", .small = reference_lab9_histogram16_global,
+        {.label = "lab 9 reference (global)", .calls = 1,
+         .small = reference_lab9_histogram16_global,
          .threads_per_block = TIMED_THREADS_PER_BLOCK},
     };
     const struct speed_table tables[] = {
         {"Lab 9, part A: your shared-memory histogram against your global atomics", 0, 1, 2},
         {"Lab 9, part A: your global atomics against the reference's", 1, 3, -1},
     };
-    report_image_speed(true, contenders, 4, tables, 2);
+    report_image_speed(true, TIMED_CALL_BYTES, contenders, 4, tables, 2);
 }
 
 GRADED_TEST(speed, private_against_reference, .init = require_gpu_and_timing,
             .timeout = SPEED_TIMEOUT_S)
 {
     const struct image_contender contenders[] = {
-        {.label = "yours (private)", .bytes = lab9_histogram256_private},
-        {.label = "lab 9 reference (private)", .bytes = reference_lab9_histogram256_private},
+        {.label = "yours (private)", .student = true, .calls = 8,
+         .bytes = lab9_histogram256_private},
+        {.label = "lab 9 reference (private)", .calls = 8,
+         .bytes = reference_lab9_histogram256_private},
     };
     const struct speed_table tables[] = {
         {"Lab 9, part B step 1: your privatized 256-bin histogram against the reference's", 0, 1,
          1},
     };
-    report_image_speed(false, contenders, 2, tables, 1);
+    report_image_speed(false, TIMED_CALL_BYTES, contenders, 2, tables, 1);
 }
 
 static void run_cub(void *cub, const uint8_t *d_pixels, uint64_t pixels,
@@ -77,7 +81,7 @@ GRADED_TEST(speed, share_of_the_memory_bandwidth, .init = require_gpu_and_timing
             .timeout = SPEED_TIMEOUT_S)
 {
     struct grading_options options = grading_options();
-    uint64_t largest = options.timing_bytes;
+    uint64_t call_bytes = timed_call_bytes(LARGE_TIMED_CALL_BYTES), largest = call_bytes;
     if (options.input_file) {
         uint8_t *unused = NULL;
         char error[512];
@@ -87,7 +91,7 @@ GRADED_TEST(speed, share_of_the_memory_bandwidth, .init = require_gpu_and_timing
     }
     struct cub_byte_histogram *cub = cub_byte_histogram_create(largest);
     const struct image_contender contenders[] = {
-        {.label = "yours", .bytes = lab9_histogram256},
+        {.label = "yours", .student = true, .bytes = lab9_histogram256},
         {.label = "lab 9 reference (private)", .bytes = reference_lab9_histogram256_private},
         {.label = "lab 9 reference", .bytes = reference_lab9_histogram256},
         {.label = "CUB DeviceHistogram", .with_context = run_cub, .context = cub},
@@ -100,7 +104,7 @@ GRADED_TEST(speed, share_of_the_memory_bandwidth, .init = require_gpu_and_timing
          "cub::DeviceHistogram::HistogramEven with 256 bins",
          0, 3, 2},
     };
-    report_image_speed(false, contenders, 4, tables, 2);
+    report_image_speed(false, call_bytes, contenders, 4, tables, 2);
     cub_byte_histogram_destroy(cub);
 }
 

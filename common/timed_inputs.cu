@@ -1,0 +1,235 @@
+#include "timed_inputs.h"
+
+#include "cuda_check.h"
+#include "generators.h"
+#include "histogram.h"
+
+#include <stdlib.h>
+
+#define MAKER_THREADS 64
+#define MAX_BINS 256
+
+/* Everything a segment's thread needs to know, passed by value. */
+struct segment_job {
+    enum timed_format format;
+    enum timed_content content;
+    int kind;
+    const uint8_t *material;
+    uint64_t material_bytes;
+    const char *english_table;
+    uint64_t run_seed, elements, stride_bytes;
+    unsigned int bins;
+    uint8_t *inputs;
+    unsigned long long *expected;
+};
+
+__device__ static uint64_t mixed(uint64_t value)
+{
+    return generator_next(&value);
+}
+
+/* The bin of an element (the byte a segment's stream gave, as stored), or -1 for none. */
+__device__ static int bin_of(enum timed_format format, unsigned int element)
+{
+    if (format == TIMED_LETTERS)
+        return element >= 'a' && element <= 'z' ? (int)(element - 'a') / LETTERS_PER_BIN : -1;
+    return (int)element;
+}
+
+/* One source of a segment's elements: a generated text or image, or material from a place. */
+struct segment_stream {
+    struct text_stream text;
+    struct image_stream image;
+    const uint8_t *material;
+    uint64_t material_bytes, at;
+};
+
+__device__ static unsigned int next_element(const struct segment_job *job,
+                                            struct segment_stream *stream)
+{
+    unsigned int byte;
+    if (job->content != TIMED_GENERATED) {
+        byte = stream->material[stream->at];
+        if (++stream->at == stream->material_bytes)
+            stream->at = 0;
+    } else if (job->format == TIMED_LETTERS) {
+        byte = (unsigned char)text_stream_next(&stream->text);
+    } else {
+        byte = image_stream_next(&stream->image);
+    }
+    return job->format == TIMED_SMALL_PIXELS ? byte >> 4 : byte;
+}
+
+/* Adds count elements of one bin to the block's counts (runs of one bin are common: one atomic
+ * a run, not one an element). */
+__device__ static void add_to_bin(unsigned int *counts, int bin, unsigned int count)
+{
+    if (bin >= 0 && count)
+        atomicAdd(&counts[bin], count);
+}
+
+__device__ static void store_element(const struct segment_job *job, uint8_t *input, uint64_t index,
+                                     unsigned int element)
+{
+    if (job->format == TIMED_SMALL_PIXELS)
+        ((uint32_t *)input)[index] = element;
+    else
+        input[index] = (uint8_t)element;
+}
+
+__device__ static unsigned int load_element(const struct segment_job *job, const uint8_t *input,
+                                            uint64_t index)
+{
+    return job->format == TIMED_SMALL_PIXELS ? ((const uint32_t *)input)[index] : input[index];
+}
+
+/* A thread a segment of one call (blockIdx.y): writes it 16 bytes at a time, counting each bin,
+ * then replaces TIMED_REPLACED_PER_SEGMENT of its elements, and adds the counts to the call's
+ * histogram. */
+__global__ void make_segments(struct segment_job job)
+{
+    __shared__ unsigned int counts[MAX_BINS];
+    for (unsigned int b = threadIdx.x; b < job.bins; b += blockDim.x)
+        counts[b] = 0;
+    __syncthreads();
+
+    const uint64_t call = blockIdx.y;
+    const uint64_t segment = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint64_t first = segment * TIMED_SEGMENT_ELEMENTS;
+    if (first < job.elements) {
+        const uint64_t count = job.elements - first < TIMED_SEGMENT_ELEMENTS
+                                   ? job.elements - first
+                                   : TIMED_SEGMENT_ELEMENTS;
+        const uint64_t call_seed = mixed(job.run_seed ^ ((call + 1) * 0xA24BAED4963EE407ull));
+        const bool one_value = job.content == TIMED_GENERATED &&
+                               (job.format == TIMED_LETTERS ? job.kind == TEXT_ONE_LETTER
+                                                            : job.kind == IMAGE_SINGLE_VALUE);
+        const uint64_t seed =
+            one_value ? call_seed : mixed(call_seed ^ ((segment + 1) * 0x9FB21C651E98DF25ull));
+        struct segment_stream stream;
+        if (job.content == TIMED_GENERATED && job.format == TIMED_LETTERS) {
+            text_stream_start(&stream.text, (enum text_kind)job.kind, seed, job.english_table);
+        } else if (job.content == TIMED_GENERATED) {
+            /* The gradient's place in its image: a random start, new every run. */
+            image_stream_start(&stream.image, (enum image_kind)job.kind, seed, NULL, 0,
+                               (call_seed % (1ull << 32)) + first);
+        } else {
+            stream.material = job.material;
+            stream.material_bytes = job.material_bytes;
+            stream.at = (job.content == TIMED_SLICES ? mixed(seed) : first) % job.material_bytes;
+        }
+
+        uint8_t *input = job.inputs + call * job.stride_bytes;
+        const size_t element_bytes = job.format == TIMED_SMALL_PIXELS ? 4 : 1;
+        const unsigned int per_store = 16 / (unsigned int)element_bytes;
+        int run_bin = -1;
+        unsigned int run_count = 0;
+        uint64_t i = 0;
+        for (; i + per_store <= count; i += per_store) {
+            union {
+                uint4 vector;
+                uint8_t bytes[16];
+                uint32_t words[4];
+            } chunk;
+            for (unsigned int k = 0; k < per_store; k++) {
+                unsigned int element = next_element(&job, &stream);
+                if (element_bytes == 4)
+                    chunk.words[k] = element;
+                else
+                    chunk.bytes[k] = (uint8_t)element;
+                int bin = bin_of(job.format, element);
+                if (bin != run_bin) {
+                    add_to_bin(counts, run_bin, run_count);
+                    run_bin = bin;
+                    run_count = 0;
+                }
+                run_count++;
+            }
+            *(uint4 *)(input + (first + i) * element_bytes) = chunk.vector;
+        }
+        for (; i < count; i++) {
+            unsigned int element = next_element(&job, &stream);
+            store_element(&job, input, first + i, element);
+            add_to_bin(counts, bin_of(job.format, element), 1);
+        }
+        add_to_bin(counts, run_bin, run_count);
+
+        /* Every segment its own replacements, one-valued inputs' too. */
+        uint64_t state = mixed(call_seed ^ ((segment + 1) * 0x5E6D0F3C2B1A4987ull));
+        for (unsigned int r = 0; r < TIMED_REPLACED_PER_SEGMENT; r++) {
+            uint64_t draw = generator_next(&state);
+            uint64_t at = first + (draw >> 8) % count;
+            unsigned int replacement = (unsigned int)(draw & 0xFF);
+            if (job.format == TIMED_SMALL_PIXELS)
+                replacement &= 15;
+            int old_bin = bin_of(job.format, load_element(&job, input, at));
+            if (old_bin >= 0)
+                atomicSub(&counts[old_bin], 1u);
+            add_to_bin(counts, bin_of(job.format, replacement), 1);
+            store_element(&job, input, at, replacement);
+        }
+    }
+    __syncthreads();
+    for (unsigned int b = threadIdx.x; b < job.bins; b += blockDim.x)
+        if (counts[b])
+            atomicAdd(&job.expected[call * job.bins + b], (unsigned long long)counts[b]);
+}
+
+unsigned int timed_format_bins(enum timed_format format)
+{
+    return format == TIMED_LETTERS ? HISTOGRAM_BINS : format == TIMED_BYTE_PIXELS ? 256 : 16;
+}
+
+size_t timed_format_element_bytes(enum timed_format format)
+{
+    return format == TIMED_SMALL_PIXELS ? sizeof(uint32_t) : 1;
+}
+
+struct timed_source timed_source_generated(enum timed_format format, int kind)
+{
+    struct timed_source source = {format, TIMED_GENERATED, kind, NULL, 0, NULL};
+    if (format == TIMED_LETTERS) {
+        char table[ENGLISH_TABLE_BYTES];
+        build_english_table(table);
+        CUDA_CHECK(cudaMalloc((void **)&source.d_english_table, sizeof table));
+        CUDA_CHECK(cudaMemcpy(source.d_english_table, table, sizeof table, cudaMemcpyHostToDevice));
+    }
+    return source;
+}
+
+struct timed_source timed_source_of_material(enum timed_format format, enum timed_content content,
+                                             const void *material, uint64_t material_bytes)
+{
+    struct timed_source source = {format, content, 0, NULL, material_bytes, NULL};
+    CUDA_CHECK(cudaMalloc((void **)&source.d_material, material_bytes));
+    CUDA_CHECK(cudaMemcpy(source.d_material, material, material_bytes, cudaMemcpyHostToDevice));
+    return source;
+}
+
+void timed_source_destroy(struct timed_source *source)
+{
+    if (source->d_material)
+        CUDA_CHECK(cudaFree(source->d_material));
+    if (source->d_english_table)
+        CUDA_CHECK(cudaFree(source->d_english_table));
+    source->d_material = NULL;
+    source->d_english_table = NULL;
+}
+
+void make_timed_inputs(const struct timed_source *source, uint64_t run_seed, void *d_inputs,
+                       uint64_t stride_bytes, int calls, uint64_t elements,
+                       unsigned long long *d_expected)
+{
+    struct segment_job job = {source->format, source->content, source->kind, source->d_material,
+                              source->material_bytes, source->d_english_table, run_seed, elements,
+                              stride_bytes, timed_format_bins(source->format),
+                              (uint8_t *)d_inputs, d_expected};
+    CUDA_CHECK(cudaMemset(d_expected, 0, (size_t)calls * job.bins * sizeof *d_expected));
+    uint64_t segments = (elements + TIMED_SEGMENT_ELEMENTS - 1) / TIMED_SEGMENT_ELEMENTS;
+    if (segments > 0 && calls > 0) {
+        dim3 grid((unsigned int)((segments + MAKER_THREADS - 1) / MAKER_THREADS), (unsigned int)calls);
+        make_segments<<<grid, MAKER_THREADS>>>(job);
+        CUDA_CHECK(cudaGetLastError());
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+}

@@ -1,0 +1,499 @@
+#define _POSIX_C_SOURCE 199309L
+#include "speed.h"
+
+#include "bandwidth.h"
+#include "baselines.h"
+#include "crossing.h"
+#include "cuda_check.h"
+#include "device.h"
+#include "grading.h"
+#include "l2_cache.h"
+#include "timing.h"
+
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Inputs start at multiples of this many bytes of their run's allocation. */
+#define INPUT_ALIGNMENT 256
+/* After the answer, a result that is not right yet is read again for this long, plus twice the
+ * run's time so far: a right function's result is there at the first reading. */
+#define RESULT_GRACE_MS 250.0
+/* How long a worker's GPU work may go on after its answer, before the next run: a right
+ * function has none left. */
+#define HOLD_TIMEOUT_MS 2000
+/* The fastest rate a histogram may show, as a share of the copy's bandwidth: lab 8's reference
+ * reaches about 95% (docs/bench/); above this, the input was not read. */
+#define MAX_PERCENT_OF_COPY 115
+#define MAX_INPUTS 16
+
+enum phase { TRUSTED_BEFORE, STUDENT_PHASE, TRUSTED_AFTER, PHASES };
+
+static double now_ms(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec * 1e3 + (double)now.tv_nsec / 1e6;
+}
+
+static uint64_t mixed_seed(uint64_t value)
+{
+    uint64_t z = value + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The seed of run `run` on input `input`: the same for every contender. */
+static uint64_t run_seed(uint64_t grading_seed, int input, int run)
+{
+    return mixed_seed(mixed_seed(grading_seed ^ 0x7153ull) ^ ((uint64_t)input << 32) ^ (uint64_t)run);
+}
+
+/* A phase's memory on the GPU, shared by its members (the student's functions, or the trusted
+ * contenders): inputs for the most calls a member makes, a result for each member's calls, and
+ * the copy's destination. Made when the phase starts and freed when it ends; where the driver
+ * cannot hold a worker between runs, made new for every run instead, so that no code can see a
+ * run's inputs before its clock starts (speed.h). */
+struct phase_memory {
+    const struct speed_workload *workload;
+    const struct timed_source *source;
+    size_t element_bytes;
+    uint64_t stride; /* between two calls' inputs */
+    int calls;       /* the most a member makes */
+    bool each_run;
+    void *d_inputs;
+    char *d_copy;
+    unsigned long long *d_results[MAX_TIMED_CONTENDERS + 1];
+    int member_count;
+    struct l2_cleaner *cleaner;
+};
+
+static int calls_of(const struct speed_workload *workload, const struct timed_contender *contender)
+{
+    if (contender->on_host)
+        return 1;
+    int calls = contender->calls ? contender->calls : workload->default_calls;
+    cr_assert(calls >= 1 && calls <= MAX_TIMED_CALLS, "grader defect: %s makes %d calls a run",
+              contender->label, calls);
+    return calls;
+}
+
+static size_t result_bytes(const struct speed_workload *workload, int calls)
+{
+    return (size_t)calls * workload->result_counters * sizeof(unsigned long long);
+}
+
+static void allocate_phase_memory(struct phase_memory *memory)
+{
+    const struct speed_workload *workload = memory->workload;
+    if (workload->elements) {
+        CUDA_CHECK(cudaMalloc(&memory->d_inputs, (size_t)(memory->calls * memory->stride)));
+        CUDA_CHECK(cudaMalloc((void **)&memory->d_copy, (size_t)memory->stride));
+    }
+    for (int m = 0; m < memory->member_count; m++)
+        CUDA_CHECK(cudaMalloc((void **)&memory->d_results[m], result_bytes(workload, memory->calls)));
+}
+
+static void free_phase_memory(struct phase_memory *memory)
+{
+    /* The wrapped cudaFree (grader/crossing/proxy.c) has each worker unmap the memory first. */
+    if (memory->d_inputs)
+        CUDA_CHECK(cudaFree(memory->d_inputs));
+    if (memory->d_copy)
+        CUDA_CHECK(cudaFree(memory->d_copy));
+    for (int m = 0; m < memory->member_count; m++)
+        if (memory->d_results[m])
+            CUDA_CHECK(cudaFree(memory->d_results[m]));
+    memory->d_inputs = NULL;
+    memory->d_copy = NULL;
+    memset(memory->d_results, 0, sizeof memory->d_results);
+}
+
+/* A copy of each call's input, read and written once: the bandwidth every rate is a share of.
+ * It runs in the references' worker, as the references do; its destination comes in place of
+ * a result. */
+static void call_copy(const void *context, const void *input, uint64_t elements,
+                      unsigned long long *destination)
+{
+    const struct phase_memory *memory = context;
+    copy_device_bytes((char *)destination, input, elements * memory->element_bytes);
+}
+
+/* One member's run: what it was given, and what it gave back. */
+struct run {
+    int calls;
+    unsigned long long *d_results;
+    unsigned long long *expected, *got; /* host: calls x counters */
+    unsigned char tails[2][16];         /* the copy: its last input's last bytes, and the copy's */
+    void *host_sample;                  /* a CPU contender's input */
+    uint64_t host_sample_elements;
+};
+
+/* The run's inputs, made from seed, and their expected results; its results poisoned. */
+static void prepare_run(const struct phase_memory *memory, const struct timed_contender *contender,
+                        int member, bool is_copy, uint64_t seed, struct run *run)
+{
+    const struct speed_workload *workload = memory->workload;
+    const unsigned int counters = workload->result_counters;
+    memset(run, 0, sizeof *run);
+    run->calls = calls_of(workload, contender);
+    run->d_results = memory->d_results[member];
+    size_t bytes = result_bytes(workload, run->calls);
+    run->expected = grading_malloc(bytes);
+    run->got = grading_malloc(bytes);
+    if (workload->elements) {
+        unsigned long long *d_expected = NULL;
+        CUDA_CHECK(cudaMalloc((void **)&d_expected, bytes));
+        make_timed_inputs(memory->source, seed, memory->d_inputs, memory->stride, run->calls,
+                          workload->elements, d_expected);
+        CUDA_CHECK(cudaMemcpy(run->expected, d_expected, bytes, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaFree(d_expected));
+    } else {
+        for (int k = 0; k < run->calls; k++)
+            workload->expected_without_input(workload, run->expected + (size_t)k * counters);
+    }
+    uint64_t input_bytes = workload->elements * memory->element_bytes;
+    if (is_copy && input_bytes >= 16) {
+        const char *last = (const char *)memory->d_inputs + (run->calls - 1) * memory->stride;
+        CUDA_CHECK(cudaMemcpy(run->tails[0], last + input_bytes - 16, 16, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemset(memory->d_copy + input_bytes - 16, 0, 16));
+    } else if (contender->on_host) {
+        run->host_sample_elements = workload->host_sample_elements < workload->elements
+                                        ? workload->host_sample_elements
+                                        : workload->elements;
+        run->host_sample = grading_malloc(run->host_sample_elements * memory->element_bytes);
+        CUDA_CHECK(cudaMemcpy(run->host_sample, memory->d_inputs,
+                              run->host_sample_elements * memory->element_bytes,
+                              cudaMemcpyDeviceToHost));
+        workload->host_histogram(run->host_sample, run->host_sample_elements, run->expected);
+    } else if (!is_copy) {
+        CUDA_CHECK(cudaMemset(run->d_results, workload->result_initial_byte, bytes));
+    }
+}
+
+static void finish_run(struct run *run)
+{
+    free(run->expected);
+    free(run->got);
+    free(run->host_sample);
+}
+
+static bool results_are_right(const struct speed_workload *workload,
+                              const struct timed_contender *contender, const struct run *run,
+                              int calls)
+{
+    unsigned int counters = workload->result_counters;
+    bool (*check)(const unsigned long long *, const unsigned long long *, unsigned int) =
+        contender->result_is_right ? contender->result_is_right : workload->result_is_right;
+    for (int k = 0; k < calls; k++) {
+        const unsigned long long *got = run->got + (size_t)k * counters,
+                                 *expected = run->expected + (size_t)k * counters;
+        bool right = check ? check(got, expected, counters)
+                           : memcmp(got, expected, counters * sizeof *got) == 0;
+        if (!right)
+            return false;
+    }
+    return true;
+}
+
+/* Reads every call's result as this process sees it now; true when all are right. */
+static bool read_results(const struct phase_memory *memory,
+                         const struct timed_contender *contender, struct run *run, bool is_copy)
+{
+    const struct speed_workload *workload = memory->workload;
+    if (is_copy) {
+        uint64_t bytes = workload->elements * memory->element_bytes;
+        if (bytes < 16)
+            return true;
+        CUDA_CHECK(cudaMemcpy(run->tails[1], memory->d_copy + bytes - 16, 16,
+                              cudaMemcpyDeviceToHost));
+        return memcmp(run->tails[0], run->tails[1], 16) == 0;
+    }
+    CUDA_CHECK(cudaMemcpy(run->got, run->d_results, result_bytes(workload, run->calls),
+                          cudaMemcpyDeviceToHost));
+    return results_are_right(workload, contender, run, run->calls);
+}
+
+/* A contender's calls go to the worker of its phase: the student's alone to the student's. */
+static enum crossing_target worker_of(const struct timed_contender *contender, bool is_copy)
+{
+    return contender->student && !is_copy ? CROSSING_STUDENT : CROSSING_REFERENCE;
+}
+
+static void require_phase(const struct timed_contender *contender, bool is_copy)
+{
+    cr_assert(crossing_batch_target() == (int)worker_of(contender, is_copy),
+              "grader defect: %s is timed as %s code, but its calls go to the other worker",
+              contender->label, contender->student ? "the student's" : "trusted");
+}
+
+/* Before a run: the contender's worker held (crossing.h), so that nothing it left running can
+ * run on, and nothing can start, while its inputs are made. */
+static void hold_worker_of(const struct timed_contender *contender, bool is_copy)
+{
+    enum crossing_target target = worker_of(contender, is_copy);
+    char why[256];
+    if (crossing_hold_worker(target, HOLD_TIMEOUT_MS, why, sizeof why))
+        return;
+    if (target == CROSSING_STUDENT)
+        cr_assert_fail("%s: %s. A function must finish its GPU work before it returns: look "
+                       "for a kernel that never ends, or work left on a stream the function "
+                       "does not wait for.", contender->label, why);
+    cr_assert_fail("the grader could not hold the references' worker between timed runs: %s",
+                   why);
+}
+
+/* One timed run: the calls sent together to the contender's worker, the clock running from the
+ * request until this process has read back every result right. Returns the milliseconds; *right
+ * says whether the results came right within the grace. */
+static double timed_run(struct phase_memory *memory, const struct timed_contender *contender,
+                        int member, bool is_copy, uint64_t seed, bool *right,
+                        unsigned long long *shown)
+{
+    const struct speed_workload *workload = memory->workload;
+    if (memory->each_run)
+        allocate_phase_memory(memory);
+    else
+        hold_worker_of(contender, is_copy);
+    struct run run;
+    prepare_run(memory, contender, member, is_copy, seed, &run);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    leave_l2_clean(memory->cleaner);
+
+    double elapsed = 0.0;
+    crossing_batch_begin();
+    if (contender->on_host) {
+        contender->call(contender->context, run.host_sample, run.host_sample_elements, run.got);
+        require_phase(contender, false);
+        elapsed = crossing_batch_run(); /* host memory comes back with the answer */
+        *right = results_are_right(workload, contender, &run, 1);
+    } else {
+        unsigned int counters = workload->result_counters;
+        for (int k = 0; k < run.calls; k++) {
+            const char *input = (const char *)memory->d_inputs + (uint64_t)k * memory->stride;
+            unsigned long long *result = is_copy ? (unsigned long long *)memory->d_copy
+                                                 : run.d_results + (size_t)k * counters;
+            contender->call(contender->context, input, workload->elements, result);
+        }
+        require_phase(contender, is_copy);
+        double request_ms = crossing_batch_run(), answered = now_ms();
+        *right = read_results(memory, contender, &run, is_copy);
+        while (!*right && now_ms() - answered < RESULT_GRACE_MS + 2 * request_ms)
+            *right = read_results(memory, contender, &run, is_copy);
+        elapsed = request_ms + (now_ms() - answered);
+    }
+    if (shown && !is_copy)
+        memcpy(shown, run.got,
+               (workload->result_counters < 4 ? workload->result_counters : 4) * sizeof *shown);
+    finish_run(&run);
+    if (memory->each_run)
+        free_phase_memory(memory);
+    return elapsed;
+}
+
+/* The runs of one phase on one input: a warm-up first, then the timed runs, the members
+ * alternating run by run. samples[m][r] gets timed run r's time. */
+static void run_phase(struct phase_memory *memory, const struct timed_contender *const *members,
+                      const bool *is_copy, uint64_t grading_seed, int input, int first_run,
+                      int timed_runs, double **samples, int *wrong, unsigned long long (*shown)[4])
+{
+    for (int run = -1; run < timed_runs; run++) {
+        /* Run r's inputs are the same for every contender; the warm-up's too. */
+        uint64_t seed = run_seed(grading_seed, input, run < 0 ? 0 : first_run + run + 1);
+        for (int step = 0; step < memory->member_count; step++) {
+            int m = (step + (run < 0 ? 0 : run)) % memory->member_count;
+            bool right = true;
+            double ms = timed_run(memory, members[m], m, is_copy[m], seed, &right, shown[m]);
+            if (!right)
+                wrong[m]++;
+            if (run >= 0)
+                samples[m][run] = ms;
+        }
+    }
+}
+
+int speed_default_calls(uint64_t call_bytes)
+{
+    uint64_t calls = TIMED_RUN_BYTES / (call_bytes ? call_bytes : 1);
+    return calls < 1 ? 1 : calls > MAX_DEFAULT_CALLS ? MAX_DEFAULT_CALLS : (int)calls;
+}
+
+void print_timing_method(const struct speed_workload *workload,
+                         const struct timed_contender *contenders, int count)
+{
+    struct grading_options options = grading_options();
+    struct gpu_facts gpu = gpu_facts();
+    int calls = workload->default_calls;
+    for (int c = 0; c < count; c++)
+        if (contenders[c].student && !contenders[c].on_host)
+            calls = calls_of(workload, &contenders[c]);
+    printf("  on %s (compute capability %d.%d, %d multiprocessors, %d MB of L2 cache); each time "
+           "the median of %d timed runs after a warm-up; a run is %d call%s, each on an input of "
+           "its own made fresh on the GPU for that run, timed from the request to the moment the "
+           "grader has read back every result right; your functions are timed alone, between "
+           "two phases of the references and the copy\n",
+           gpu.name, gpu.major, gpu.minor, gpu.multiprocessors, gpu.l2_cache_bytes >> 20,
+           options.timed_runs, calls, calls == 1 ? "" : "s");
+}
+
+void time_contenders(const struct speed_workload *workload, const struct timed_contender *contenders,
+                     int count, struct speed_results *results)
+{
+    struct grading_options options = grading_options();
+    cr_assert(count < MAX_TIMED_CONTENDERS && workload->input_count <= MAX_INPUTS,
+              "grader defect: too many contenders or inputs to time");
+    const int timed_runs = options.timed_runs < TIMING_MIN_RUNS ? TIMING_MIN_RUNS : options.timed_runs;
+    const int before_runs = timed_runs / 2;
+    memset(results, 0, sizeof *results);
+    results->input_count = workload->input_count;
+
+    const size_t element_bytes = timed_format_element_bytes(workload->format);
+    const uint64_t stride = workload->elements
+                                ? (workload->elements * element_bytes + INPUT_ALIGNMENT - 1) /
+                                      INPUT_ALIGNMENT * INPUT_ALIGNMENT
+                                : INPUT_ALIGNMENT;
+    /* Index count is the copy: trusted, of the workload's calls. */
+    struct phase_memory memory = {.workload = workload, .element_bytes = element_bytes,
+                                  .stride = stride, .each_run = !crossing_can_hold_workers()};
+    struct timed_contender copy = {.label = "copy", .call = call_copy, .context = &memory};
+    const struct timed_contender *all[MAX_TIMED_CONTENDERS + 1];
+    bool is_copy[MAX_TIMED_CONTENDERS + 1];
+    int total = count + (workload->elements ? 1 : 0);
+    for (int c = 0; c < total; c++) {
+        all[c] = c < count ? &contenders[c] : &copy;
+        is_copy[c] = c == count;
+    }
+
+    int most_calls = 1;
+    for (int c = 0; c < total; c++)
+        if (calls_of(workload, all[c]) > most_calls)
+            most_calls = calls_of(workload, all[c]);
+    /* The most a phase holds: the inputs and the copy's destination, the results, the L2
+     * cleaner's scratch (twice the cache), and room for the code under test's own. */
+    struct gpu_facts gpu = gpu_facts();
+    uint64_t needed = (uint64_t)(most_calls + 1) * stride + 2 * (uint64_t)gpu.l2_cache_bytes +
+                      (512ull << 20);
+    if (gpu.free_memory_bytes < needed) {
+        char reason[200];
+        snprintf(reason, sizeof reason, "the speed test needs %" PRIu64 " MiB of GPU memory free "
+                 "and this GPU has %zu MiB", needed >> 20, gpu.free_memory_bytes >> 20);
+        record_current_test(TEST_NEEDS_GPU, reason);
+        cr_skip_test("%s", reason);
+    }
+
+    double *samples[MAX_TIMED_CONTENDERS + 1];
+    for (int c = 0; c < total; c++)
+        samples[c] = grading_malloc((size_t)workload->input_count * timed_runs * sizeof *samples[c]);
+    int wrong[MAX_INPUTS][MAX_TIMED_CONTENDERS + 1];
+    memset(wrong, 0, sizeof wrong);
+    struct l2_cleaner cleaner = l2_cleaner_create();
+    memory.cleaner = &cleaner;
+
+    for (int phase = 0; phase < PHASES; phase++) {
+        const struct timed_contender *members[MAX_TIMED_CONTENDERS + 1];
+        bool member_is_copy[MAX_TIMED_CONTENDERS + 1];
+        int member_index[MAX_TIMED_CONTENDERS + 1];
+        memory.member_count = 0;
+        memory.calls = 1;
+        for (int c = 0; c < total; c++)
+            if ((c < count && contenders[c].student) == (phase == STUDENT_PHASE)) {
+                int m = memory.member_count++;
+                member_index[m] = c;
+                member_is_copy[m] = is_copy[c];
+                members[m] = all[c];
+                if (calls_of(workload, all[c]) > memory.calls)
+                    memory.calls = calls_of(workload, all[c]);
+            }
+        if (memory.member_count == 0)
+            continue;
+        /* The student's phase has memory of its own: its worker never sees the references'. */
+        if (!memory.each_run)
+            allocate_phase_memory(&memory);
+        int first_run = phase == TRUSTED_AFTER ? before_runs : 0;
+        int runs = phase == STUDENT_PHASE ? timed_runs
+                   : phase == TRUSTED_BEFORE ? before_runs
+                                             : timed_runs - before_runs;
+        for (int i = 0; i < workload->input_count; i++) {
+            struct timed_source source = {0};
+            if (workload->open_input)
+                workload->open_input(workload, i, results->input_names[i],
+                                     sizeof results->input_names[i], &source);
+            memory.source = &source;
+            double *member_samples[MAX_TIMED_CONTENDERS + 1];
+            int member_wrong[MAX_TIMED_CONTENDERS + 1] = {0};
+            for (int m = 0; m < memory.member_count; m++)
+                member_samples[m] = samples[member_index[m]] + (size_t)i * timed_runs + first_run;
+            unsigned long long shown[MAX_TIMED_CONTENDERS + 1][4];
+            run_phase(&memory, members, member_is_copy, options.seed, i, first_run, runs,
+                      member_samples, member_wrong, shown);
+            for (int m = 0; m < memory.member_count; m++) {
+                wrong[i][member_index[m]] += member_wrong[m];
+                if (member_index[m] < count)
+                    memcpy(results->last_results[member_index[m]], shown[m], sizeof shown[m]);
+            }
+            if (workload->open_input)
+                timed_source_destroy(&source);
+        }
+        /* Nothing of the student's code outlives its phase: its process and its CUDA context end
+         * here, with whatever it left running on the GPU. */
+        if (phase == STUDENT_PHASE)
+            crossing_end_worker(CROSSING_STUDENT);
+        if (!memory.each_run)
+            free_phase_memory(&memory);
+    }
+    l2_cleaner_destroy(&cleaner);
+
+    /* GRADE_SPEED_TRACE=1 (the kit's own measurements of the grader): every run's time. */
+    if (getenv("GRADE_SPEED_TRACE"))
+        for (int i = 0; i < workload->input_count; i++)
+            for (int c = 0; c < total; c++) {
+                printf("trace: %s | %s | calls %d |", results->input_names[i], all[c]->label,
+                       all[c]->on_host ? 1 : calls_of(workload, all[c]));
+                for (int r = 0; r < timed_runs; r++)
+                    printf(" %.4f", samples[c][(size_t)i * timed_runs + r]);
+                printf("\n");
+            }
+    for (int i = 0; i < workload->input_count; i++) {
+        double copy_ms = 0.0;
+        if (workload->elements) {
+            copy_ms = median_of(samples[count] + (size_t)i * timed_runs, (size_t)timed_runs) /
+                      calls_of(workload, &copy);
+            results->copy_ms[i] = copy_ms;
+        }
+        for (int c = 0; c < count; c++) {
+            double *runs = samples[c] + (size_t)i * timed_runs;
+            double ms;
+            if (contenders[c].on_host)
+                ms = fastest_of(runs, (size_t)timed_runs) *
+                     ((double)workload->elements /
+                      (double)(workload->host_sample_elements < workload->elements
+                                   ? workload->host_sample_elements
+                                   : workload->elements));
+            else
+                ms = median_of(runs, (size_t)timed_runs) / calls_of(workload, &contenders[c]);
+            results->contender_ms[i * MAX_TIMED_CONTENDERS + c] = ms;
+            cr_expect(wrong[i][c] == 0,
+                      "%s gave a wrong result in %d of its timed runs on %s (seed %" PRIu64 "): "
+                      "the result must be right on every call (every run's inputs are new). "
+                      "Look for state left from an earlier call, a result kept from one, a race, "
+                      "or a result not ready when the function returns.",
+                      contenders[c].label, wrong[i][c], results->input_names[i], options.seed);
+            uint64_t bytes = workload->elements * element_bytes;
+            if (workload->elements && !contenders[c].on_host && bytes >= (1u << 20)) {
+                double percent = percent_of_copy_bandwidth(bytes, ms, bytes, copy_ms);
+                cr_expect(percent <= MAX_PERCENT_OF_COPY,
+                          "%s read %s at %.0f%% of the bandwidth of a device-to-device copy: "
+                          "faster than the memory allows (at most %d%%). A histogram must read "
+                          "every element of its input on every call.",
+                          contenders[c].label, results->input_names[i], percent,
+                          MAX_PERCENT_OF_COPY);
+            }
+        }
+    }
+    for (int c = 0; c < total; c++)
+        free(samples[c]);
+}

@@ -1,0 +1,106 @@
+/* The speed measurement, one for every lab: how a contender (your function, a reference, CUB,
+ * the copy) is timed, so that nothing the code under test can reach carries a time and
+ * identical code reads 1.00x.
+ *
+ * - Phases. The trusted contenders (the references, CUB, the copy) are timed in a phase before
+ *   and in a phase after the student's, which times the student's functions alone. The
+ *   student's worker is started for its phase and ended (its process killed, its CUDA context
+ *   with it) before anything else is timed: whatever its code leaves running on the GPU slows
+ *   only itself. Within a phase the contenders alternate run by run (timing.h). A trusted
+ *   contender's time is the median of its runs of both phases, which bracket the student's.
+ * - Inputs of its own. Every run of every contender gets new inputs, made on the GPU by the
+ *   grader from a seed of the run (common/timed_inputs.h), in memory allocated for that run and
+ *   freed after it: no code can see an input before its run starts, or reuse an answer. Run r
+ *   of every contender gets the same inputs, so identical code faces identical work.
+ * - The grader's clock and the grader's eyes. A run's time runs from the request to the moment
+ *   this process has read back every call's result and found it right; a worker that answers
+ *   before its work is done gains nothing, since the result is not there yet. A result still
+ *   wrong when read is read again, up to a deadline; then the run counts as wrong.
+ * - A fixed shape. How many calls a run makes is the grader's (a contender's `calls`, or the
+ *   workload's default), never measured, and so never changed by a busy GPU or its memory.
+ *
+ * Policy is apart: a speed_workload says what an input is and how a result is checked (text,
+ * images, counts); a lab's grader lists its contenders and tables. */
+#ifndef GRADER_SPEED_H
+#define GRADER_SPEED_H
+
+#include "timed_inputs.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MAX_TIMED_CONTENDERS 16
+#define MAX_TIMED_CALLS 64
+
+/* Something timed: a function of the student's or a trusted one, run `calls` times a run. */
+struct timed_contender {
+    const char *label;
+    bool student;  /* the student's code: timed in the student's phase, in its own worker */
+    bool on_host;  /* a sequential CPU function: called on the workload's host sample, one call
+                      a run; its time is its fastest run (timing.c says why), never scored */
+    int calls;     /* a run's calls, each on its own input; 0: the workload's */
+    /* Makes one call (crossing to the contender's worker): input of `elements` elements (device
+     * memory, or host memory for on_host), its result's counters at result. */
+    void (*call)(const void *context, const void *input, uint64_t elements,
+                 unsigned long long *result);
+    const void *context;
+    /* Whether its result is right, where the workload's check is not its (a racy count); NULL:
+     * the workload's. */
+    bool (*result_is_right)(const unsigned long long *got, const unsigned long long *expected,
+                            unsigned int counters);
+};
+
+/* What is timed on, and how a result is checked: the policy of a kind of lab. */
+struct speed_workload {
+    const char *element_name;     /* "text", "image": for the rate legend */
+    enum timed_format format;     /* of the inputs (unused when elements is 0) */
+    uint64_t elements;            /* a call's input: elements of the format; 0: no input */
+    unsigned int result_counters; /* a call's result */
+    int default_calls;
+    unsigned char result_initial_byte; /* what a result holds before the call: poison, or 0 */
+    int input_count;
+    /* Names input `index` and makes its source (timed_inputs.h); NULL with no inputs. */
+    void (*open_input)(const struct speed_workload *workload, int index, char *name,
+                       size_t name_size, struct timed_source *source);
+    /* The expected result of one call, when it is not the input's histogram (no input); NULL
+     * otherwise. */
+    void (*expected_without_input)(const struct speed_workload *workload,
+                                   unsigned long long *expected);
+    /* Whether got is right; NULL: equal to expected. */
+    bool (*result_is_right)(const unsigned long long *got, const unsigned long long *expected,
+                            unsigned int counters);
+    /* A CPU contender's input: the first host_sample_elements of the run's first input, whose
+     * expected result host_histogram gives. */
+    uint64_t host_sample_elements;
+    void (*host_histogram)(const void *elements, uint64_t count, unsigned long long *result);
+    const void *policy; /* the kind of lab's own data */
+};
+
+/* The times of every input: contender_ms[input * count + contender] a call's (the median of
+ * its runs' times over their calls; a CPU contender's fastest, scaled to a whole input), and
+ * copy_ms[input] the copy's (a device-to-device copy of a call's input, read and written).
+ * last_results[contender] holds a contender's last call's result counters, to show. */
+struct speed_results {
+    char input_names[16][64];
+    int input_count;
+    double contender_ms[16 * MAX_TIMED_CONTENDERS];
+    double copy_ms[16];
+    unsigned long long last_results[MAX_TIMED_CONTENDERS][4];
+};
+
+/* Times every contender on every input of the workload, by the phases above. A run whose result
+ * is wrong fails the test (cr_expect, naming the contender and the input), and so does a
+ * contender faster than the memory allows. */
+void time_contenders(const struct speed_workload *workload, const struct timed_contender *contenders,
+                     int count, struct speed_results *results);
+
+/* A run's calls when a contender does not say: about TIMED_RUN_BYTES (grading.h) of input, at
+ * most MAX_DEFAULT_CALLS. */
+#define MAX_DEFAULT_CALLS 32
+int speed_default_calls(uint64_t call_bytes);
+
+/* The one line above every speed table that says how it was timed. */
+void print_timing_method(const struct speed_workload *workload,
+                         const struct timed_contender *contenders, int count);
+
+#endif
