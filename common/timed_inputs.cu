@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#define MAKER_THREADS 64
+#define MAKER_THREADS 128
 #define MAX_BINS 256
 
 /* Everything a segment's thread needs to know, passed by value. */
@@ -68,6 +68,18 @@ __device__ static void add_to_bin(unsigned int *counts, int bin, unsigned int co
         atomicAdd(&counts[bin], count);
 }
 
+/* Counts one element, a run of one bin at a time. */
+__device__ static void count_element(unsigned int *counts, int bin, int *run_bin,
+                                     unsigned int *run_count)
+{
+    if (bin != *run_bin) {
+        add_to_bin(counts, *run_bin, *run_count);
+        *run_bin = bin;
+        *run_count = 0;
+    }
+    (*run_count)++;
+}
+
 __device__ static void store_element(const struct segment_job *job, uint8_t *input, uint64_t index,
                                      unsigned int element)
 {
@@ -89,8 +101,14 @@ __device__ static unsigned int load_element(const struct segment_job *job, const
 __global__ void make_segments(struct segment_job job)
 {
     __shared__ unsigned int counts[MAX_BINS];
+    __shared__ char english_table[ENGLISH_TABLE_BYTES];
     for (unsigned int b = threadIdx.x; b < job.bins; b += blockDim.x)
         counts[b] = 0;
+    if (job.english_table) {
+        for (unsigned int b = threadIdx.x; b < ENGLISH_TABLE_BYTES / 4; b += blockDim.x)
+            ((uint32_t *)english_table)[b] = ((const uint32_t *)job.english_table)[b];
+        job.english_table = english_table;
+    }
     __syncthreads();
 
     const uint64_t call = blockIdx.y;
@@ -121,31 +139,36 @@ __global__ void make_segments(struct segment_job job)
 
         uint8_t *input = job.inputs + call * job.stride_bytes;
         const size_t element_bytes = job.format == TIMED_SMALL_PIXELS ? 4 : 1;
-        const unsigned int per_store = 16 / (unsigned int)element_bytes;
         int run_bin = -1;
         unsigned int run_count = 0;
         uint64_t i = 0;
-        for (; i + per_store <= count; i += per_store) {
-            union {
-                uint4 vector;
-                uint8_t bytes[16];
+        /* 16 bytes a store, built in registers (the loops unrolled: no array in local memory). */
+        if (element_bytes == 1) {
+            for (; i + 16 <= count; i += 16) {
                 uint32_t words[4];
-            } chunk;
-            for (unsigned int k = 0; k < per_store; k++) {
-                unsigned int element = next_element(&job, &stream);
-                if (element_bytes == 4)
-                    chunk.words[k] = element;
-                else
-                    chunk.bytes[k] = (uint8_t)element;
-                int bin = bin_of(job.format, element);
-                if (bin != run_bin) {
-                    add_to_bin(counts, run_bin, run_count);
-                    run_bin = bin;
-                    run_count = 0;
+#pragma unroll
+                for (int w = 0; w < 4; w++) {
+                    uint32_t word = 0;
+#pragma unroll
+                    for (int k = 0; k < 4; k++) {
+                        unsigned int element = next_element(&job, &stream);
+                        word |= (uint32_t)element << (8 * k);
+                        count_element(counts, bin_of(job.format, element), &run_bin, &run_count);
+                    }
+                    words[w] = word;
                 }
-                run_count++;
+                *(uint4 *)(input + first + i) = make_uint4(words[0], words[1], words[2], words[3]);
             }
-            *(uint4 *)(input + (first + i) * element_bytes) = chunk.vector;
+        } else {
+            for (; i + 4 <= count; i += 4) {
+                uint32_t words[4];
+#pragma unroll
+                for (int w = 0; w < 4; w++) {
+                    words[w] = next_element(&job, &stream);
+                    count_element(counts, bin_of(job.format, words[w]), &run_bin, &run_count);
+                }
+                *(uint4 *)(input + (first + i) * 4) = make_uint4(words[0], words[1], words[2], words[3]);
+            }
         }
         for (; i < count; i++) {
             unsigned int element = next_element(&job, &stream);

@@ -33,8 +33,8 @@ enum timed_content {
     TIMED_WHOLE,     /* material as it is, from its start (a student's --input file) */
 };
 
-#define TIMED_SEGMENT_ELEMENTS (64u * 1024u)
-#define TIMED_REPLACED_PER_SEGMENT 16u
+#define TIMED_SEGMENT_ELEMENTS (16u * 1024u)
+#define TIMED_REPLACED_PER_SEGMENT 4u
 
 struct timed_source {
     enum timed_format format;

@@ -50,7 +50,10 @@ struct grading_options grading_options(void)
 uint64_t timed_call_bytes(uint64_t lab_bytes)
 {
     uint64_t bytes = grading_options().timing_bytes;
-    return bytes ? bytes : lab_bytes;
+    if (bytes)
+        return bytes;
+    uint64_t least = ((uint64_t)gpu_facts().l2_cache_bytes * 5 / 4 + (1u << 20) - 1) >> 20 << 20;
+    return lab_bytes > least ? lab_bytes : least;
 }
 
 void require_gpu(void)

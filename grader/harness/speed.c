@@ -67,6 +67,7 @@ struct phase_memory {
     bool each_run;
     void *d_inputs;
     char *d_copy;
+    unsigned long long *d_expected; /* the grader's own: no worker is handed it */
     unsigned long long *d_results[MAX_TIMED_CONTENDERS + 1];
     int member_count;
     struct l2_cleaner *cleaner;
@@ -93,6 +94,7 @@ static void allocate_phase_memory(struct phase_memory *memory)
     if (workload->elements) {
         CUDA_CHECK(cudaMalloc(&memory->d_inputs, (size_t)(memory->calls * memory->stride)));
         CUDA_CHECK(cudaMalloc((void **)&memory->d_copy, (size_t)memory->stride));
+        CUDA_CHECK(cudaMalloc((void **)&memory->d_expected, result_bytes(workload, memory->calls)));
     }
     for (int m = 0; m < memory->member_count; m++)
         CUDA_CHECK(cudaMalloc((void **)&memory->d_results[m], result_bytes(workload, memory->calls)));
@@ -105,11 +107,14 @@ static void free_phase_memory(struct phase_memory *memory)
         CUDA_CHECK(cudaFree(memory->d_inputs));
     if (memory->d_copy)
         CUDA_CHECK(cudaFree(memory->d_copy));
+    if (memory->d_expected)
+        CUDA_CHECK(cudaFree(memory->d_expected));
     for (int m = 0; m < memory->member_count; m++)
         if (memory->d_results[m])
             CUDA_CHECK(cudaFree(memory->d_results[m]));
     memory->d_inputs = NULL;
     memory->d_copy = NULL;
+    memory->d_expected = NULL;
     memset(memory->d_results, 0, sizeof memory->d_results);
 }
 
@@ -146,12 +151,9 @@ static void prepare_run(const struct phase_memory *memory, const struct timed_co
     run->expected = grading_malloc(bytes);
     run->got = grading_malloc(bytes);
     if (workload->elements) {
-        unsigned long long *d_expected = NULL;
-        CUDA_CHECK(cudaMalloc((void **)&d_expected, bytes));
         make_timed_inputs(memory->source, seed, memory->d_inputs, memory->stride, run->calls,
-                          workload->elements, d_expected);
-        CUDA_CHECK(cudaMemcpy(run->expected, d_expected, bytes, cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaFree(d_expected));
+                          workload->elements, memory->d_expected);
+        CUDA_CHECK(cudaMemcpy(run->expected, memory->d_expected, bytes, cudaMemcpyDeviceToHost));
     } else {
         for (int k = 0; k < run->calls; k++)
             workload->expected_without_input(workload, run->expected + (size_t)k * counters);
@@ -250,19 +252,29 @@ static void hold_worker_of(const struct timed_contender *contender, bool is_copy
 /* One timed run: the calls sent together to the contender's worker, the clock running from the
  * request until this process has read back every result right. Returns the milliseconds; *right
  * says whether the results came right within the grace. */
+/* GRADE_SPEED_TRACE: where a grading's time goes, step by step (the kit's own measurements). */
+enum step { STEP_HOLD, STEP_PREPARE, STEP_CLEAN, STEP_QUEUE, STEP_REQUEST, STEP_VERIFY, STEPS };
+static double step_ms[STEPS];
+static const char *const step_names[STEPS] = {"hold", "prepare", "clean", "queue", "request",
+                                              "verify"};
+
 static double timed_run(struct phase_memory *memory, const struct timed_contender *contender,
                         int member, bool is_copy, uint64_t seed, bool *right,
                         unsigned long long *shown)
 {
     const struct speed_workload *workload = memory->workload;
+    double mark = now_ms();
     if (memory->each_run)
         allocate_phase_memory(memory);
-    else
+    else if (!getenv("GRADE_SPEED_NO_HOLD")) /* measurement only: what holding costs */
         hold_worker_of(contender, is_copy);
+    step_ms[STEP_HOLD] += now_ms() - mark, mark = now_ms();
     struct run run;
     prepare_run(memory, contender, member, is_copy, seed, &run);
+    step_ms[STEP_PREPARE] += now_ms() - mark, mark = now_ms();
     CUDA_CHECK(cudaDeviceSynchronize());
     leave_l2_clean(memory->cleaner);
+    step_ms[STEP_CLEAN] += now_ms() - mark, mark = now_ms();
 
     double elapsed = 0.0;
     crossing_batch_begin();
@@ -280,11 +292,14 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
             contender->call(contender->context, input, workload->elements, result);
         }
         require_phase(contender, is_copy);
+        step_ms[STEP_QUEUE] += now_ms() - mark, mark = now_ms();
         double request_ms = crossing_batch_run(), answered = now_ms();
+        step_ms[STEP_REQUEST] += answered - mark;
         *right = read_results(memory, contender, &run, is_copy);
         while (!*right && now_ms() - answered < RESULT_GRACE_MS + 2 * request_ms)
             *right = read_results(memory, contender, &run, is_copy);
         elapsed = request_ms + (now_ms() - answered);
+        step_ms[STEP_VERIFY] += now_ms() - answered;
     }
     if (shown && !is_copy)
         memcpy(shown, run.got,
@@ -448,6 +463,12 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
     l2_cleaner_destroy(&cleaner);
 
     /* GRADE_SPEED_TRACE=1 (the kit's own measurements of the grader): every run's time. */
+    if (getenv("GRADE_SPEED_TRACE")) {
+        printf("trace: steps (ms, all runs):");
+        for (int step = 0; step < STEPS; step++)
+            printf(" %s %.1f", step_names[step], step_ms[step]);
+        printf("\n");
+    }
     if (getenv("GRADE_SPEED_TRACE"))
         for (int i = 0; i < workload->input_count; i++)
             for (int c = 0; c < total; c++) {
