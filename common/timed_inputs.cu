@@ -68,16 +68,54 @@ __device__ static void add_to_bin(unsigned int *counts, int bin, unsigned int co
         atomicAdd(&counts[bin], count);
 }
 
-/* Counts one element, a run of one bin at a time. */
-__device__ static void count_element(unsigned int *counts, int bin, int *run_bin,
-                                     unsigned int *run_count)
+/* A thread's counts: in registers for up to 16 bins (letters, part A's pixels), else in the
+ * block's shared counters a run of one bin at a time. */
+#define REGISTER_BINS 16
+struct bin_counter {
+    unsigned int in_registers[REGISTER_BINS];
+    bool registers;
+    int run_bin;
+    unsigned int run_count;
+    unsigned int *shared;
+};
+
+__device__ static void counter_start(struct bin_counter *counter, unsigned int bins,
+                                     unsigned int *shared)
 {
-    if (bin != *run_bin) {
-        add_to_bin(counts, *run_bin, *run_count);
-        *run_bin = bin;
-        *run_count = 0;
+#pragma unroll
+    for (int b = 0; b < REGISTER_BINS; b++)
+        counter->in_registers[b] = 0;
+    counter->registers = bins <= REGISTER_BINS;
+    counter->run_bin = -1;
+    counter->run_count = 0;
+    counter->shared = shared;
+}
+
+__device__ static void count_element(struct bin_counter *counter, int bin)
+{
+    if (counter->registers) {
+#pragma unroll
+        for (int b = 0; b < REGISTER_BINS; b++)
+            counter->in_registers[b] += bin == b;
+        return;
     }
-    (*run_count)++;
+    if (bin != counter->run_bin) {
+        add_to_bin(counter->shared, counter->run_bin, counter->run_count);
+        counter->run_bin = bin;
+        counter->run_count = 0;
+    }
+    counter->run_count++;
+}
+
+__device__ static void counter_finish(struct bin_counter *counter, unsigned int bins)
+{
+    add_to_bin(counter->shared, counter->run_bin, counter->run_count);
+    if (counter->registers) {
+#pragma unroll
+        for (int b = 0; b < REGISTER_BINS; b++)
+            if (b < (int)bins)
+                add_to_bin(counter->shared, b, counter->in_registers[b]);
+    }
 }
 
 __device__ static void store_element(const struct segment_job *job, uint8_t *input, uint64_t index,
@@ -139,8 +177,8 @@ __global__ void make_segments(struct segment_job job)
 
         uint8_t *input = job.inputs + call * job.stride_bytes;
         const size_t element_bytes = job.format == TIMED_SMALL_PIXELS ? 4 : 1;
-        int run_bin = -1;
-        unsigned int run_count = 0;
+        struct bin_counter counter;
+        counter_start(&counter, job.bins, counts);
         uint64_t i = 0;
         /* 16 bytes a store, built in registers (the loops unrolled: no array in local memory). */
         if (element_bytes == 1) {
@@ -153,7 +191,7 @@ __global__ void make_segments(struct segment_job job)
                     for (int k = 0; k < 4; k++) {
                         unsigned int element = next_element(&job, &stream);
                         word |= (uint32_t)element << (8 * k);
-                        count_element(counts, bin_of(job.format, element), &run_bin, &run_count);
+                        count_element(&counter, bin_of(job.format, element));
                     }
                     words[w] = word;
                 }
@@ -165,7 +203,7 @@ __global__ void make_segments(struct segment_job job)
 #pragma unroll
                 for (int w = 0; w < 4; w++) {
                     words[w] = next_element(&job, &stream);
-                    count_element(counts, bin_of(job.format, words[w]), &run_bin, &run_count);
+                    count_element(&counter, bin_of(job.format, words[w]));
                 }
                 *(uint4 *)(input + (first + i) * 4) = make_uint4(words[0], words[1], words[2], words[3]);
             }
@@ -173,9 +211,9 @@ __global__ void make_segments(struct segment_job job)
         for (; i < count; i++) {
             unsigned int element = next_element(&job, &stream);
             store_element(&job, input, first + i, element);
-            add_to_bin(counts, bin_of(job.format, element), 1);
+            count_element(&counter, bin_of(job.format, element));
         }
-        add_to_bin(counts, run_bin, run_count);
+        counter_finish(&counter, job.bins);
 
         /* Every segment its own replacements, one-valued inputs' too. */
         uint64_t state = mixed(call_seed ^ ((segment + 1) * 0x5E6D0F3C2B1A4987ull));

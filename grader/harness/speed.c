@@ -68,6 +68,7 @@ struct phase_memory {
     void *d_inputs;
     char *d_copy;
     unsigned long long *d_expected; /* the grader's own: no worker is handed it */
+    unsigned long long *expected;   /* host: the inputs' histograms, calls x counters */
     unsigned long long *d_results[MAX_TIMED_CONTENDERS + 1];
     int member_count;
     struct l2_cleaner *cleaner;
@@ -91,6 +92,7 @@ static size_t result_bytes(const struct speed_workload *workload, int calls)
 static void allocate_phase_memory(struct phase_memory *memory)
 {
     const struct speed_workload *workload = memory->workload;
+    memory->expected = grading_malloc(result_bytes(workload, memory->calls));
     if (workload->elements) {
         CUDA_CHECK(cudaMalloc(&memory->d_inputs, (size_t)(memory->calls * memory->stride)));
         CUDA_CHECK(cudaMalloc((void **)&memory->d_copy, (size_t)memory->stride));
@@ -115,6 +117,8 @@ static void free_phase_memory(struct phase_memory *memory)
     memory->d_inputs = NULL;
     memory->d_copy = NULL;
     memory->d_expected = NULL;
+    free(memory->expected);
+    memory->expected = NULL;
     memset(memory->d_results, 0, sizeof memory->d_results);
 }
 
@@ -138,9 +142,10 @@ struct run {
     uint64_t host_sample_elements;
 };
 
-/* The run's inputs, made from seed, and their expected results; its results poisoned. */
-static void prepare_run(const struct phase_memory *memory, const struct timed_contender *contender,
-                        int member, bool is_copy, uint64_t seed, struct run *run)
+/* The run's inputs, made from seed (or, in a round of trusted contenders, the round's), and
+ * their expected results; its results poisoned. */
+static void prepare_run(struct phase_memory *memory, const struct timed_contender *contender,
+                        int member, bool is_copy, uint64_t seed, bool make_inputs, struct run *run)
 {
     const struct speed_workload *workload = memory->workload;
     const unsigned int counters = workload->result_counters;
@@ -151,9 +156,13 @@ static void prepare_run(const struct phase_memory *memory, const struct timed_co
     run->expected = grading_malloc(bytes);
     run->got = grading_malloc(bytes);
     if (workload->elements) {
-        make_timed_inputs(memory->source, seed, memory->d_inputs, memory->stride, run->calls,
-                          workload->elements, memory->d_expected);
-        CUDA_CHECK(cudaMemcpy(run->expected, memory->d_expected, bytes, cudaMemcpyDeviceToHost));
+        if (make_inputs) {
+            make_timed_inputs(memory->source, seed, memory->d_inputs, memory->stride,
+                              memory->calls, workload->elements, memory->d_expected);
+            CUDA_CHECK(cudaMemcpy(memory->expected, memory->d_expected,
+                                  result_bytes(workload, memory->calls), cudaMemcpyDeviceToHost));
+        }
+        memcpy(run->expected, memory->expected, bytes);
     } else {
         for (int k = 0; k < run->calls; k++)
             workload->expected_without_input(workload, run->expected + (size_t)k * counters);
@@ -259,7 +268,7 @@ static const char *const step_names[STEPS] = {"hold", "prepare", "clean", "queue
                                               "verify"};
 
 static double timed_run(struct phase_memory *memory, const struct timed_contender *contender,
-                        int member, bool is_copy, uint64_t seed, bool *right,
+                        int member, bool is_copy, uint64_t seed, bool make_inputs, bool *right,
                         unsigned long long *shown)
 {
     const struct speed_workload *workload = memory->workload;
@@ -270,7 +279,7 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         hold_worker_of(contender, is_copy);
     step_ms[STEP_HOLD] += now_ms() - mark, mark = now_ms();
     struct run run;
-    prepare_run(memory, contender, member, is_copy, seed, &run);
+    prepare_run(memory, contender, member, is_copy, seed, make_inputs || memory->each_run, &run);
     step_ms[STEP_PREPARE] += now_ms() - mark, mark = now_ms();
     CUDA_CHECK(cudaDeviceSynchronize());
     leave_l2_clean(memory->cleaner);
@@ -311,7 +320,9 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
 }
 
 /* The runs of one phase on one input: a warm-up first, then the timed runs, the members
- * alternating run by run. samples[m][r] gets timed run r's time. */
+ * alternating run by run. samples[m][r] gets timed run r's time. A round of trusted contenders
+ * shares its inputs; each of the student's runs has new ones (a function of the student's could
+ * otherwise hand back another's answer to the same input). */
 static void run_phase(struct phase_memory *memory, const struct timed_contender *const *members,
                       const bool *is_copy, uint64_t grading_seed, int input, int first_run,
                       int timed_runs, double **samples, int *wrong, unsigned long long (*shown)[4])
@@ -322,7 +333,9 @@ static void run_phase(struct phase_memory *memory, const struct timed_contender 
         for (int step = 0; step < memory->member_count; step++) {
             int m = (step + (run < 0 ? 0 : run)) % memory->member_count;
             bool right = true;
-            double ms = timed_run(memory, members[m], m, is_copy[m], seed, &right, shown[m]);
+            bool make_inputs = step == 0 || members[m]->student;
+            double ms = timed_run(memory, members[m], m, is_copy[m], seed, make_inputs, &right,
+                                  shown[m]);
             if (!right)
                 wrong[m]++;
             if (run >= 0)
