@@ -99,9 +99,11 @@ struct grading {
     double time_ratio;    /* your time over the reference's, geometric mean; 0: not timed */
     int timed_inputs;
     struct timed_input *timed; /* each timed input's two times, timed_inputs of them */
-    double speed_points, speed_max, speed_full_at;
+    double speed_points, speed_max, speed_full_at; /* speed_max: the performance rule's points */
     bool has_speed_rule;
-    char *speed_output;
+    bool speed_in_maximum; /* false when the timed tests were not asked for (--no-timing) or left
+                              out by --filter: the speed's points are then out of the maximum */
+    char *speed_output;    /* the performance line: the ratio, or why there are no speed points */
     double score, max_score, seconds;
     enum verdict verdict;
     int exit_code;
