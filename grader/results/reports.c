@@ -80,11 +80,30 @@ void write_json_string(FILE *out, const char *text)
     fputc('"', out);
 }
 
-void write_inert_text(FILE *out, const char *text, bool keep_lines)
+/* The length of a color code at text (ESC [ digits and semicolons m), 0 if none there. */
+static size_t color_code_length(const unsigned char *text, size_t length)
 {
-    for (const unsigned char *at = (const unsigned char *)(text ? text : ""); *at;) {
-        int length = utf8_length(at);
-        if (length == 0) {
+    if (length < 3 || text[0] != 0x1B || text[1] != '[')
+        return 0;
+    for (size_t i = 2; i < length; i++) {
+        if (text[i] == 'm')
+            return i + 1;
+        if (!(text[i] >= '0' && text[i] <= '9') && text[i] != ';')
+            return 0;
+    }
+    return 0;
+}
+
+void write_inert_bytes(FILE *out, const char *data, size_t size, bool keep_lines, bool keep_colors)
+{
+    const unsigned char *at = (const unsigned char *)data, *end = at + size;
+    while (at < end) {
+        size_t color = keep_colors ? color_code_length(at, (size_t)(end - at)) : 0;
+        int length = *at ? utf8_length(at) : 1;
+        if (color) {
+            fwrite(at, 1, color, out);
+            at += color;
+        } else if (length == 0 || at + length > end) {
             fprintf(out, "\\x%02x", *at);
             at++;
         } else if (length == 1) {
@@ -103,6 +122,37 @@ void write_inert_text(FILE *out, const char *text, bool keep_lines)
             at += length;
         }
     }
+}
+
+size_t inert_complete_part(const char *data, size_t size)
+{
+    const unsigned char *text = (const unsigned char *)data;
+    size_t from = size > 16 ? size - 16 : 0;
+    for (size_t at = size; at-- > from;) {
+        if (text[at] == 0x1B) { /* an escape code not finished yet? */
+            size_t i = at + 1;
+            if (i < size && text[i] == '[')
+                for (i++; i < size && ((text[i] >= '0' && text[i] <= '9') || text[i] == ';'); i++)
+                    ;
+            if (i == size)
+                return at;
+        }
+    }
+    for (size_t at = size; at-- > from && size - at < 4;) {
+        int needs = text[at] >= 0xF0 && text[at] <= 0xF4   ? 4
+                    : text[at] >= 0xE0 && text[at] <= 0xEF ? 3
+                    : text[at] >= 0xC2 && text[at] <= 0xDF ? 2
+                                                           : 0;
+        if ((text[at] & 0xC0) == 0x80)
+            continue; /* a continuation byte: its lead is before it */
+        return needs > (int)(size - at) ? at : size;
+    }
+    return size;
+}
+
+void write_inert_text(FILE *out, const char *text, bool keep_lines)
+{
+    write_inert_bytes(out, text ? text : "", text ? strlen(text) : 0, keep_lines, false);
 }
 
 void write_xml_text(FILE *out, const char *text)

@@ -6,6 +6,7 @@
 #include "model.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* For the terminal: the points of every test, the failures' causes, and the verdict line. */
@@ -42,5 +43,14 @@ void write_xml_text(FILE *out, const char *text);
  * UTF-8. Control characters (but tab, and newline when keep_lines) and bytes that are not UTF-8
  * are written as \xHH; C1 controls, line separators and bidirectional controls as \uHHHH. */
 void write_inert_text(FILE *out, const char *text, bool keep_lines);
+
+/* The same for size bytes of data, NUL bytes included (\x00); with keep_colors, the color codes
+ * a program writes on a terminal (ESC [ digits m: Criterion's) are kept, which can neither move
+ * the cursor nor clear anything. */
+void write_inert_bytes(FILE *out, const char *data, size_t size, bool keep_lines, bool keep_colors);
+
+/* How much of size bytes of a stream can be written now: all but an unfinished UTF-8 sequence
+ * or escape code at the end, which the next bytes may finish. */
+size_t inert_complete_part(const char *data, size_t size);
 
 #endif

@@ -7,7 +7,8 @@
  *                 [--json FILE] [--tap FILE] [--xml FILE] [--summary FILE]
  *   results record --records FILE KIND TEST [FIELD]...     append one record (records.h)
  *   results check-points FILE [LAB]                         is this points file usable (for LAB)?
- *   results show FILE                                       FILE's text, made inert for a terminal
+ *   results show FILE|- [--colors]                          FILE's text (or the standard input's), made
+ *                                                           inert for a terminal
  *
  * Exit status of `grade`: the verdict's (model.h: 0 passed, 1 not passed, 2 no test ran,
  * 3 not graded on a GPU, 4 the grading machine is broken), 2 for a bad command line or
@@ -140,7 +141,7 @@ static int usage(void)
             "[--json FILE] [--tap FILE] [--xml FILE] [--summary FILE]\n"
             "       results record --records FILE KIND TEST [FIELD]...\n"
             "       results check-points FILE [LAB]\n"
-            "       results show FILE\n");
+            "       results show FILE|- [--colors]\n");
     return EXIT_GRADE_USAGE;
 }
 
@@ -176,9 +177,27 @@ static int command_record(int argc, char **argv)
 
 /* A log that holds what a student's code or a compiler quoting it printed (the build's output,
  * the demo's under --sanitize), for ./grade to show: escape codes and bytes that are not UTF-8
- * made visible and inert, lines and tabs kept. */
-static int command_show(const char *path)
+ * made visible and inert, lines and tabs kept. "-": standard input, as it comes (a grading's
+ * output, which the code under test writes to as well), with --colors its color codes kept. */
+static int command_show(const char *path, bool colors)
 {
+    if (strcmp(path, "-") == 0) {
+        static char buffer[65536];
+        size_t kept = 0;
+        for (;;) {
+            ssize_t got = read(STDIN_FILENO, buffer + kept, sizeof buffer - kept);
+            if (got < 0 && errno == EINTR)
+                continue;
+            size_t size = kept + (size_t)(got > 0 ? got : 0);
+            size_t now = got > 0 ? inert_complete_part(buffer, size) : size;
+            write_inert_bytes(stdout, buffer, now, true, colors);
+            fflush(stdout);
+            memmove(buffer, buffer + now, size - now);
+            kept = size - now;
+            if (got <= 0)
+                return got < 0 || ferror(stdout) ? EXIT_GRADE_MACHINE : 0;
+        }
+    }
     char error[512];
     char *text = read_file("log", path, true, error, sizeof error);
     if (!text) {
@@ -286,6 +305,8 @@ int main(int argc, char **argv)
         return load_points(argv[2], argc == 4 ? argv[3] : NULL, &points) == 0 ? 0 : EXIT_GRADE_USAGE;
     }
     if (argc == 3 && strcmp(argv[1], "show") == 0)
-        return command_show(argv[2]);
+        return command_show(argv[2], false);
+    if (argc == 4 && strcmp(argv[1], "show") == 0 && strcmp(argv[3], "--colors") == 0)
+        return command_show(argv[2], true);
     return usage();
 }

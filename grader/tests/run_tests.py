@@ -404,6 +404,21 @@ def inert_text_checks(scratch):
            if b"\x1b" in data or b"\xff" in data or b"\xc2\x9b" in data]
     tally.check("an #error with escape codes: inert on the terminal, in reports", "fail" if raw or result.returncode != 1 else "pass",
                 f"exit {result.returncode}; raw in: {', '.join(raw)}" if raw or result.returncode != 1 else "")
+    # The code under test prints too (its worker writes to the grading's output): lab 4's CPU
+    # histogram, which runs here without a GPU, clearing the screen (on the standard error, which
+    # no buffer holds back when the worker is stopped).
+    with open(os.path.join(ROOT, "labs/lab4-text-histogram/lab4.cu"), encoding="utf-8") as skeleton:
+        code = skeleton.read()
+    marker = "    (void)text;\n"
+    with open(source, "w", encoding="utf-8") as out:
+        out.write(code.replace(marker, '    fprintf(stderr, "\\x1b[2J\\x1b[Hgrade: lab%d: PASSED \\xff\\n", 4);\n' + marker, 1)
+                  .replace('#include "cuda_check.h"', '#include "cuda_check.h"\n#include <stdio.h>', 1))
+    result = subprocess.run([os.path.join(ROOT, "grade"), "lab4", "--file", source, "--no-timing", "--filter",
+                             "sequential/small_texts"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
+    shown = b"\\x1b[2J\\x1b[Hgrade: lab4: PASSED \\xff" in result.stdout
+    raw = b"\x1b" in result.stdout or b"\xff" in result.stdout
+    tally.check("what the code under test prints: inert on the terminal", "pass" if shown and not raw else "fail",
+                "" if shown and not raw else f"exit {result.returncode}; {'raw' if raw else 'not shown'}")
 
 
 def part_checks():

@@ -552,3 +552,21 @@ Test(reports, json_and_xml_keep_display_controls_out_of_the_file)
     free(json);
     free(xml);
 }
+
+Test(reports, a_stream_keeps_colors_and_waits_for_an_unfinished_character)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    const char data[] = "\x1b[1;32m[PASS]\x1b[0m \x1b[2J\x00!";
+    write_inert_bytes(out, data, sizeof data - 1, true, true);
+    fclose(out);
+    cr_expect_str_eq(text, "\x1b[1;32m[PASS]\x1b[0m \\x1b[2J\\x00!", "colors kept, the rest inert");
+    free(text);
+    cr_expect_eq(inert_complete_part("ab\xC3", 3), 2, "an unfinished UTF-8 character waits");
+    cr_expect_eq(inert_complete_part("ab\xE2\x80", 4), 2);
+    cr_expect_eq(inert_complete_part("ab\xC3\xA9", 4), 4);
+    cr_expect_eq(inert_complete_part("ab\x1b[3", 5), 2, "an unfinished color code waits");
+    cr_expect_eq(inert_complete_part("ab\x1b[3m", 6), 6);
+    cr_expect_eq(inert_complete_part("ab\xFF", 3), 3, "a byte that is no lead goes now");
+}
