@@ -11,6 +11,11 @@
 #define BUILD_TEST_NAME "build/compiles"
 /* The suite of the timed tests, which earn the performance rule's points (grading.h). */
 #define TIMED_SUITE "speed"
+
+static bool is_timed(const struct graded_test *test)
+{
+    return strncmp(test->name, TIMED_SUITE "/", strlen(TIMED_SUITE) + 1) == 0;
+}
 #define BUILD_OUTPUT_LINES 12
 #define MAX_PROBLEMS 24
 
@@ -362,7 +367,7 @@ static void decide_points(struct grading *grading)
     int timed_tests = 0, asked = 0;
     for (int t = 0; t < grading->count; t++) {
         const struct graded_test *test = &grading->tests[t];
-        if (strncmp(test->name, TIMED_SUITE "/", strlen(TIMED_SUITE) + 1) != 0)
+        if (!is_timed(test))
             continue;
         timed_tests++;
         if (test->in_maximum)
@@ -373,7 +378,9 @@ static void decide_points(struct grading *grading)
     grading->speed_in_maximum = timed_tests == 0 || asked > 0;
     if (!grading->speed_in_maximum) {
         char why[200];
-        if (left_out->not_run == NOT_RUN_FILTERED)
+        if (grading->setup.no_timing)
+            snprintf(why, sizeof why, "--no-timing");
+        else if (left_out->not_run == NOT_RUN_FILTERED)
             snprintf(why, sizeof why, "--filter left out the timed tests");
         else
             first_line(why, sizeof why, left_out->output[0] ? left_out->output : "the timed tests were not asked for");
@@ -459,7 +466,7 @@ int grading_decide(const struct grading_setup *setup, const char *record_text,
     }
     for (int t = 1; t < grading->count; t++) {
         struct graded_test *test = &grading->tests[t];
-        if (evidence[t].optional && !evidence[t].outcome) {
+        if ((evidence[t].optional || (setup->no_timing && is_timed(test))) && !evidence[t].outcome) {
             test->state = STATE_NOT_RUN; /* asked for by nobody, or never built: not owed */
             test->not_run = NOT_RUN_NOT_ASKED;
         } else if (setup->build_output || setup->no_file) {

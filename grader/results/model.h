@@ -73,6 +73,8 @@ struct grading_setup {
     const char *build_output; /* the build's output when it failed, else NULL */
     const char *no_file;      /* why there is no file to grade, else NULL */
     const char *filter;       /* --filter, or NULL */
+    bool no_timing;           /* --no-timing: the timed tests were not asked for, whether the
+                                 code built or not (the maximum must not depend on it) */
     const char *strip_paths[4]; /* prefixes removed from build output (NULL-terminated) */
     unsigned long long seed;
     bool has_seed;

@@ -3,7 +3,7 @@
  * every report from that one decision.
  *
  *   results grade --lab LAB --points FILE --records FILE [--build-log FILE | --no-file WHY]
- *                 [--filter PATTERN] [--seed N] [--student ID] [--strip PREFIX]...
+ *                 [--filter PATTERN] [--no-timing] [--seed N] [--student ID] [--strip PREFIX]...
  *                 [--json FILE] [--tap FILE] [--xml FILE] [--summary FILE]
  *   results record --records FILE KIND TEST [FIELD]...     append one record (records.h)
  *   results check-points FILE [LAB]                         is this points file usable (for LAB)?
@@ -137,7 +137,7 @@ static int usage(void)
 {
     fprintf(stderr,
             "usage: results grade --lab LAB --points FILE --records FILE [--build-log FILE | "
-            "--no-file WHY] [--filter PATTERN] [--seed N] [--student ID] [--strip PREFIX]... "
+            "--no-file WHY] [--filter PATTERN] [--no-timing] [--seed N] [--student ID] [--strip PREFIX]... "
             "[--json FILE] [--tap FILE] [--xml FILE] [--summary FILE]\n"
             "       results record --records FILE KIND TEST [FIELD]...\n"
             "       results check-points FILE [LAB]\n"
@@ -217,6 +217,10 @@ static int command_grade(int argc, char **argv)
     int strips = 0;
     for (int i = 1; i < argc; i++) {
         const char *option = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(option, "--no-timing") == 0) {
+            setup.no_timing = true;
+            continue;
+        }
         if (!value || !*value) {
             fprintf(stderr, "results: %s needs a value\n", option);
             return usage();

@@ -251,6 +251,12 @@ def part_cli():
                 "pass" if summary and abs(summary["max_score"] - listed) < 0.01 and said else "fail",
                 f"max_score {(summary or {}).get('max_score')}, the tests' {listed:g}; performance "
                 f"{performance!r}; log: {log}")
+    # and the maximum does not depend on whether the code built: the class's is the same for all
+    _, broken, _, log = grade("lab4", "--file", os.path.join(ROOT, "grader/tests/report-fixtures/does-not-build-lab4.cu"),
+                              "--no-timing", name="cli-no-timing-not-built")
+    maxima = [(summary or {}).get("max_score"), (broken or {}).get("max_score")]
+    tally.check("grade --no-timing: the same maximum whether the code builds or not",
+                "pass" if maxima[0] is not None and maxima[0] == maxima[1] else "fail", f"{maxima}; log: {log}")
     # Paths are the caller's: run from another folder with a relative --summary.
     status, output = run([os.path.join(ROOT, "grade"), "lab4", "--no-timing", "--filter", "sequential/small_texts",
                           "--summary", "relative.json"], cwd=scratch)

@@ -570,3 +570,25 @@ Test(reports, a_stream_keeps_colors_and_waits_for_an_unfinished_character)
     cr_expect_eq(inert_complete_part("ab\x1b[3m", 6), 6);
     cr_expect_eq(inert_complete_part("ab\xFF", 3), 3, "a byte that is no lead goes now");
 }
+
+Test(grading, no_timing_gives_every_grading_the_same_maximum_built_or_not)
+{
+    const char *lines[][4] = {
+        {"listed", "private_shared/bytes_257", NULL, NULL},
+        {"listed", "speed/x", NULL, NULL},
+    };
+    static struct grading not_built, no_file;
+    struct grading_setup setup = {.lab = "lab5-privatized", .points = lab5_points(), .no_timing = true,
+                                  .build_output = "lab5.cu(3): error: expected a \";\""};
+    char error[256] = "";
+    cr_assert_eq(grading_decide(&setup, record_text(lines, 2), &not_built, error, sizeof error), 0, "%s", error);
+    setup.build_output = NULL;
+    setup.no_file = "no file 'lab5.cu' to grade";
+    cr_assert_eq(grading_decide(&setup, record_text(lines, 2), &no_file, error, sizeof error), 0, "%s", error);
+    /* as a graded perfect lab under --no-timing: the build (1) and the test (2), no speed */
+    cr_expect_float_eq(not_built.max_score, 1 + 2, 1e-9, "got %f", not_built.max_score);
+    cr_expect_float_eq(no_file.max_score, 1 + 2, 1e-9, "got %f", no_file.max_score);
+    cr_expect(strstr(not_built.speed_output, "--no-timing") != NULL, "%s", not_built.speed_output);
+    grading_free(&not_built);
+    grading_free(&no_file);
+}
