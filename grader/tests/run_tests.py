@@ -1174,7 +1174,8 @@ def part_sanitize():
             said = [line for line in open(log, errors="replace") if "sanitizers were NOT run" in line]
             sanitized = [t for t in (results or {}).get("tests", []) if t["name"].startswith("sanitize/")]
             ok = (status == 3 and (summary or {}).get("verdict") == "not graded on a GPU" and len(said) == 1
-                  and len(sanitized) == 4 and all("status" not in t and "not run" in t.get("output", "") for t in sanitized))
+                  and len(sanitized) == 4
+                  and all(t.get("status") == "failed" and "not run" in t.get("output", "") for t in sanitized))
             tally.check(f"{lab} --sanitize without a GPU: not run, said in one line", "pass" if ok else "fail",
                         f"exit {status}, {len(said)} lines say so, {len(sanitized)} sanitize tests; log: {log}")
     status, summary, results, log = grade("lab5", "--solution", "--no-timing", "--seed", "12345",
