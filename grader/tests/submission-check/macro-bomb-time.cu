@@ -1,7 +1,8 @@
 // expect includes: listing its includes took more than 2 s, the most it may take here
 // env: CHECK_SUBMISSION_SECONDS=2
-// env: CHECK_SUBMISSION_MEMORY_MIB=4096
-// The same explosion, stopped by the time limit first (2 s here, to be quick).
+// env: CHECK_SUBMISSION_MEMORY_MIB=8192
+// The same explosion, stopped by the time limit first (2 s here, to be quick; the memory limit
+// high enough that a fast machine does not reach it first).
 #include "lab5.h"
 #define A0 xxxxxxxxxx xxxxxxxxxx xxxxxxxxxx xxxxxxxxxx xxxxxxxxxx xxxxxxxxxx xxxxxxxxxx xxxxxxxxxx
 #define A1 A0 A0 A0 A0 A0 A0 A0 A0 A0 A0 A0 A0 A0 A0 A0 A0
