@@ -261,14 +261,18 @@ build/unit/unit-tests: $(UNIT_OBJECTS) $(GRADER_COMMON_OBJECTS) $(HARNESS_OBJECT
 
 # One lab built from one source file into build/<role>/<lab>: the student's (labs/), the
 # solution (solutions/) or a variant of the solution (grader/variants/). $(1): lab, $(2): role, $(3): the .cu file.
+# The submission check runs it through three stages (grader/check_submission.py): its includes,
+# its compile (under the check's limits, the check as gcc's -wrapper), its object. The compile
+# writes no dependency file (no -MMD): nvcc writes there every name the passes read, #line names
+# included, as they are, and make would read them as make ($(shell ...) would run). What a
+# submission may include is listed instead: its lab's headers and common/'s.
+SUBMISSION_FLAGS = $(filter-out -MMD -MP,$(if $(findstring variant/,$(1)),$(VARIANT_NVCCFLAGS),$(NVCCFLAGS)))
 define LAB_RULES
 build/$(2)/$(1)/$(call short,$(1)).o: $(3) build/flags grader/check_submission.py grader/allowed-symbols.txt \
-                                      grader/allowed-sections.txt
+                                      grader/allowed-sections.txt $(wildcard labs/$(1)/*.h common/*.h)
 	@mkdir -p $$(@D)
-	@python3 grader/check_submission.py includes $$< -- \
-	  $$(NVCC) $(if $(findstring variant/,$(2)),$$(VARIANT_NVCCFLAGS),$$(NVCCFLAGS)) -Ilabs/$(1) $$<
-	CHECK_SUBMISSION_SOURCE=$$< $$(NVCC) $(if $(findstring variant/,$(2)),$$(VARIANT_NVCCFLAGS),$$(NVCCFLAGS)) \
-	  -Ilabs/$(1) -Xcompiler -wrapper,grader/check_submission.py -c $$< -o $$@
+	@python3 grader/check_submission.py includes $$< -- $$(NVCC) $$(call SUBMISSION_FLAGS,$(2)) -Ilabs/$(1) $$<
+	python3 grader/check_submission.py compile $$< -- $$(NVCC) $$(call SUBMISSION_FLAGS,$(2)) -Ilabs/$(1) -c $$< -o $$@
 	@python3 grader/check_submission.py object $$@ $$< || { status=$$$$?; rm -f $$@; exit $$$$status; }
 $(call LAB_LINK_RULES,$(1),$(2))
 endef
@@ -428,6 +432,10 @@ $(foreach lab,$(LABS),$(eval solution-$(call short,$(lab)): build/solution/$(lab
   build/listing/$(lab)/tests.records build/results/results))
 
 # The compilers write the .d files: make never remakes them (its built-in rules would try to,
-# through a pattern rule of ours).
+# through a pattern rule of ours). make reads those of the kit's own code only, by where they
+# are: never a submission's (build/<role>/<lab>/labN.d, which no compile of ours writes, but an
+# older kit or anything else may have left there).
 %.d: ;
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(wildcard build/*.d build/common/*.d build/harness/*.d build/crossing/*.d build/crossing/*/*.d \
+                   build/results/*.d build/unit/*.d build/bench/*.d \
+                   $(foreach folder,build/*/* build/*/*/*,$(folder)/demo.d $(folder)/grade_lab*.d $(folder)/primer.d))

@@ -4,25 +4,31 @@ the terminal and memory; not the grader's record, the reference solutions, nor t
 The Makefile runs it on every lab it builds (student, solution, variant, ./grade --file):
 
   check_submission.py includes SOURCE -- NVCC_COMMAND...
-      Before compiling: every file SOURCE includes (nvcc -M, on every pass, host and device)
-      must be SOURCE itself, a CUDA or system header, or a .h file of labs/<its lab>/ or common/.
+      Before compiling: every file any pass reads (nvcc -M, every pass, host and device, kept:
+      its line markers name each file, and each name a #line gave) must be SOURCE itself, a CUDA
+      or system header, or a .h file of labs/<its lab>/ or common/: an existing regular file, of
+      a portable name (letters, digits, . _ + - /: nothing make, a shell or a terminal reads).
       Nothing is compiled, and no included file's text is ever printed.
-  CHECK_SUBMISSION_SOURCE=SOURCE nvcc ... -Xcompiler -wrapper,grader/check_submission.py
-      While compiling: as gcc's wrapper (gcc runs it as `WRAPPER PROGRAM ARGS...` for each of
-      its programs), it reads the host assembly before the assembler does, and stops inline
-      assembly in host code (device code may have its asm), and the assembler directives that
-      read files (.include, .incbin) or could spell them (.macro, .irp, ...), which can come in
-      without asm too, through a section's name or an asm label. Any other program, and the
-      assembler once the assembly is clean, runs as gcc asked: same arguments, standard streams
-      and exit status.
+  check_submission.py compile SOURCE -- NVCC_COMMAND...
+      The compile, under the limits below, with this check as gcc's wrapper: gcc runs it as
+      `WRAPPER PROGRAM ARGS...` for each of its programs, and it reads the host assembly before
+      the assembler does, and stops inline assembly in host code (device code may have its asm),
+      and the assembler directives that read files (.include, .incbin) or could spell them
+      (.macro, .irp, ...), which can come in without asm too, through a section's name or an asm
+      label. Any other program, and the assembler once the assembly is clean, runs as gcc asked:
+      same arguments, standard streams and exit status. The compiler's messages follow, inert.
   check_submission.py object OBJECT SOURCE
       After compiling: OBJECT's undefined symbols must be in grader/allowed-symbols.txt, its
       sections in grader/allowed-sections.txt, its .init_array only nvcc's registration, its
       host code free of system calls, and what it defines must not stand in for the C library's
       or the grader's functions.
 
-A problem prints one line, "SOURCE: ...", and exits 1; a clean file exits 0 silently; exit 4 is
-a grading machine without the tools this needs (binutils), exit 2 a wrong command line.
+Every stage's programs run in a process group of their own, limited in memory (a share of the
+host's), file size and time (see "limits"), and end with the check (a SIGTERM or SIGINT to it
+kills the group). A problem prints one line, "SOURCE: ...", made inert (a name's escape codes
+and control characters shown as \\xHH), and exits 1, a limit hit included: it is the
+submission's; a clean file exits 0 silently; exit 4 is a grading machine without the tools this
+needs (binutils), exit 2 a wrong command line.
 Standard library only: it ships in the student tarball and runs on every student's build.
 """
 import os
@@ -39,14 +45,37 @@ def text(data):
     return data.decode("utf-8", "surrogateescape")
 
 
+def inert(said, keep_lines=False):
+    """SAID as a terminal or a report may show it: what a student wrote (a file name, a symbol, a
+    compiler quoting the source) can neither move the cursor, clear the screen, reorder a line nor
+    break the UTF-8 of a log. Control characters (but tab and newline when keep_lines, for a
+    compiler's messages) and bytes that are not UTF-8 become \\xHH; C1 controls, line separators
+    and bidirectional controls \\uHHHH (as grader/results/reports.c writes them)."""
+    out = []
+    for character in said:
+        code = ord(character)
+        if 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8 (text() keeps it so)
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif (code < 0x20 or code == 0x7F) and not (keep_lines and character in "\t\n"):
+            out.append(f"\\x{code:02x}")
+        elif 0x80 <= code <= 0x9F or code in (0x061C, 0x200E, 0x200F) or 0x2028 <= code <= 0x202E \
+                or 0x2066 <= code <= 0x2069:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(character)
+    return "".join(out)
+
+
 def say(line):
+    """One line to the standard error, made inert: a message names what a student wrote."""
     sys.stderr.flush()
-    sys.stderr.buffer.write((line + "\n").encode("utf-8", "surrogateescape"))
+    sys.stderr.buffer.write((inert(line) + "\n").encode("utf-8", "surrogateescape"))
     sys.stderr.buffer.flush()
 
 
 def usage():
-    say(f"usage: {sys.argv[0]} includes SOURCE -- NVCC_COMMAND... | object OBJECT SOURCE")
+    say(f"usage: {sys.argv[0]} includes SOURCE -- NVCC_COMMAND... | compile SOURCE -- NVCC_COMMAND... | "
+        "object OBJECT SOURCE")
     sys.exit(2)
 
 
@@ -127,35 +156,216 @@ class Scratch:
         shutil.rmtree(self.path, ignore_errors=True)
 
 
-# ---- includes -------------------------------------------------------------------------------
-def run_limited(command, err, seconds):
-    """COMMAND's exit status, 124 when it ran past SECONDS (as timeout(1) says it): it runs in a
-    process group of its own, so that the compiler's programs stop with it."""
+# ---- limits ---------------------------------------------------------------------------------
+# What a submission's preprocessor and compiler may take: a macro or a template that explodes
+# ends as the submission's fault, in one line naming the limit, never in the host's out-of-memory
+# killer (which picks any process) or a full disk. A lab needs far less: lab 9's reference
+# compiles for five architectures under an address-space limit of 512 MiB (188 MB resident) in 7 s
+# on two shared cores, and its largest file, a pass's preprocessed source, is 1.3 MB.
+LAB_COMPILE_BYTES = 512 << 20
+MEMORY_SHARE = 4          # a compile's process may take a quarter of the host's memory at most,
+MEMORY_HEADROOM = 16      # and 16 times what a lab's compile needs (8 GiB) on a larger host
+SECONDS = {"includes": 300, "compile": 600, "object": 300}  # wall clock, each stage
+FILE_BYTES = 64 << 20     # any one file a stage writes (preprocessed source, object, messages)
+# Instructors (and the check's own tests) may set the limits: CHECK_SUBMISSION_MEMORY_MIB,
+# CHECK_SUBMISSION_SECONDS (each stage).
+
+
+def host_memory():
+    """The memory this machine gives its processes: its physical memory, or less where a cgroup
+    (a container, a Slurm job's allocation) limits this process."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    limits = []
+    try:
+        with open("/proc/self/cgroup", encoding="utf-8") as file:
+            for line in file:
+                hierarchy, controllers, path = (line.rstrip("\n").split(":", 2) + ["", ""])[:3]
+                if hierarchy == "0" and not controllers:  # cgroup v2: this cgroup and its parents
+                    while True:
+                        limits.append(f"/sys/fs/cgroup{path.rstrip('/')}/memory.max")
+                        if path in ("", "/"):
+                            break
+                        path = os.path.dirname(path)
+                elif "memory" in controllers.split(","):  # cgroup v1
+                    limits.append(f"/sys/fs/cgroup/memory{path.rstrip('/')}/memory.limit_in_bytes")
+    except OSError:
+        pass
+    for limit in limits:
+        try:
+            with open(limit, encoding="utf-8") as file:
+                value = file.read().strip()
+        except OSError:
+            continue
+        if value.isdigit():
+            total = min(total, int(value))
+    return total
+
+
+def setting(name, default, unit):
+    """A limit: DEFAULT, or the environment's NAME (a whole number of UNIT, 1 or more)."""
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    if not value.isdigit() or int(value) < 1:
+        say(f"check-submission: {name} must be a whole number of {unit}, 1 or more, not '{value}'")
+        sys.exit(2)
+    return int(value)
+
+
+def within_hard_limit(kind, value):
+    """VALUE, or the hard limit of KIND this process already has (a sandbox's), when lower."""
+    import resource
+    hard = resource.getrlimit(kind)[1]
+    return value if hard == resource.RLIM_INFINITY else min(value, hard)
+
+
+def memory_limit():
+    """The address space a compile's process may take, in bytes."""
+    import resource
+    sized = min(host_memory() // MEMORY_SHARE, MEMORY_HEADROOM * LAB_COMPILE_BYTES)
+    return within_hard_limit(resource.RLIMIT_AS, setting("CHECK_SUBMISSION_MEMORY_MIB", sized >> 20, "MiB") << 20)
+
+
+def stage_seconds(stage):
+    return setting("CHECK_SUBMISSION_SECONDS", SECONDS[stage], "seconds")
+
+
+class Stopped(Exception):
+    """A signal that ends the check (SIGTERM, SIGHUP): its children end with it."""
+
+    def __init__(self, number):
+        super().__init__(number)
+        self.number = number
+
+
+def run_limited(command, stage, out, err=None, env=None):
+    """Runs COMMAND, a stage of checking or compiling a submission, under the submission's limits
+    (memory, file size, time), in a process group of its own that ends with the check however
+    the check ends (a SIGTERM, SIGHUP or SIGINT to it kills the whole group; a SIGKILL, the
+    command itself). Its output goes to OUT, its errors to ERR (files; OUT when ERR is None).
+    Returns (exit status, the limit it hit: None, "time", "memory" or "file size")."""
+    import ctypes
+    import re
+    import resource
     import signal
     import subprocess
+    import time
+    memory, seconds = memory_limit(), stage_seconds(stage)
     try:
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
-                                   start_new_session=True)
-    except OSError:
-        return 127
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        prctl = None
+
+    def limit_the_child():  # in the child, before it runs COMMAND
+        if prctl:
+            prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: dies with the check, even a SIGKILLed one
+        for kind, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_FSIZE, FILE_BYTES),
+                            (resource.RLIMIT_CPU, seconds + 5), (resource.RLIMIT_CORE, 0)):  # (CPU: once orphaned)
+            resource.setrlimit(kind, (within_hard_limit(kind, value),) * 2)
+        for name in ("SIGPIPE", "SIGXFSZ"):  # Python ignores these; the compiler must not inherit that
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+    def stop(number, _):
+        raise Stopped(number)
+
+    def exited(within):
+        """Whether the command's first process has ended, waiting WITHIN seconds at most; it is
+        left unreaped (a zombie), so that its process group's id stays its own until killed."""
+        deadline = time.monotonic() + within
+        while os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
+        return True
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGTERM, signal.SIGHUP)}
+    process, timed_out = None, False
     try:
-        return process.wait(timeout=seconds)
-    except BaseException as stop:  # the time limit, or ^C: the whole group stops
-        for signal_number in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=err or out, env=env,
+                                       start_new_session=True, preexec_fn=limit_the_child)
+        except (OSError, subprocess.SubprocessError) as error:
+            broken(f"cannot run {command[0]}: {error}")
+        timed_out = not exited(seconds)
+    finally:  # the time limit, ^C, a signal, or its end: the whole group stops, stragglers too
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+        if process:
             try:
-                os.killpg(process.pid, signal_number)
-                process.wait(timeout=10)
-                break
-            except (OSError, subprocess.TimeoutExpired):
+                if not exited(0):
+                    os.killpg(process.pid, signal.SIGTERM)  # (nvcc removes its temporary files)
+                    exited(2)
+                os.killpg(process.pid, signal.SIGKILL)
+            except OSError:
                 pass
-        if not isinstance(stop, subprocess.TimeoutExpired):
-            raise
-        return 124
+            status = process.wait()
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+    if timed_out or status == -signal.SIGXCPU:
+        return 124, "time"
+    if status == 0:
+        return 0, None
+    messages = err or out
+    messages.seek(0)
+    said = text(messages.read(FILE_BYTES))
+    if status == -signal.SIGXFSZ or "File size limit exceeded" in said:
+        return status, "file size"
+    # A process past RLIMIT_AS gets no signal: its allocations fail, and it says so (cc1plus: "out
+    # of memory allocating", "virtual memory exhausted"; cicc and cudafe++: std::bad_alloc), or it
+    # dies having used most of the limit.
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss << 10
+    if re.search(r"out of memory|memory exhausted|Cannot allocate memory|bad_alloc", said) or \
+            (peak > before << 10 and peak >= memory * 3 // 4):
+        return status, "memory"
+    return status, None
+
+
+def limit_message(source, what, stage, hit):
+    """The one line that says which limit a stage hit: the submission's fault (exit 1)."""
+    if hit == "time":
+        why = "does it include a device, or a macro that never ends?" if stage == "includes" else \
+            "a template or a constant expression that never ends?"
+        return f"{source}: {what} took more than {stage_seconds(stage)} s, the most it may take here ({why})"
+    if hit == "memory":
+        return f"{source}: {what} needed more than {memory_limit() >> 20} MiB of memory, the most it may take " \
+               "on this machine (a macro or template that explodes?)"
+    return f"{source}: {what} wrote a file of more than {FILE_BYTES >> 20} MiB, the most it may write (a macro " \
+           "that explodes?)"
+
+
+# ---- includes -------------------------------------------------------------------------------
+# A name every tool can carry as it is: a portable file name (POSIX's characters, and '+' for
+# the system's c++/ folder) and '/'. Anything else is something make, a shell or a terminal reads:
+# a space or any other whitespace (a vertical tab splits make's words), '$' (make's and the
+# shell's expansion: $(shell ...)), '#' (a comment), ':' (a rule), quotes, control characters.
+PORTABLE_NAME = r"[A-Za-z0-9._+/-]+"
+# What the preprocessor names that is no file.
+PSEUDO_NAMES = ("<built-in>", "<command-line>")
+
+
+def marker_names(folder):
+    """The file names of the line markers (# LINE "NAME" FLAGS) of every preprocessed source in
+    FOLDER: every file each pass read, and every name a #line or a GNU line marker gave, as gcc
+    quotes them (a backslash, a quote and a newline escaped)."""
+    import re
+    names = []
+    marker = re.compile(rb'^# [0-9]+ "((?:[^"\\\n]|\\.)*)"', re.M)
+    for entry in sorted(os.listdir(folder)):
+        if not entry.endswith(".ii"):
+            continue
+        with open(os.path.join(folder, entry), "rb") as file:
+            data = file.read()
+        for found in unique(marker.findall(data)):
+            names.append(text(re.sub(rb"\\(.)", lambda escape: b"\n" if escape.group(1) == b"n" else escape.group(1),
+                                      found)))
+    return names
 
 
 def includes(source, arguments):
     import glob
+    import re
     import shutil
+    import stat
     if not (len(arguments) >= 2 and arguments[0] == "--"):
         usage()
     # The compile command, less what would compile or write files (the caller's -c, -o, -MMD).
@@ -183,60 +393,97 @@ def includes(source, arguments):
         labs = sorted(glob.glob(os.path.join(glob.escape(KIT), "labs", glob.escape(base[:-3]) + "-*/")))
         if labs and os.path.isdir(labs[0]):
             lab_dir = os.path.realpath(labs[0])
+    allowed = [literal(source_real), "/usr/include/*", "/usr/lib/gcc/*", literal(cuda) + "/include/*",
+               literal(cuda) + "/targets/*/include/*", "/usr/local/cuda*/include/*",
+               "/usr/local/cuda*/targets/*/include/*"]
     with Scratch() as tmp:
-        deps = os.path.join(tmp, "deps")
-        # -M lists every file the passes read, #line names included; gcc's -H names the headers
-        # opened before an error, for when -M stops. Neither output is ever shown: a warning
-        # about a file quotes its lines. A device file (/dev/zero) never ends: the time limit
-        # stops it (and all the compiler's programs, in a process group of their own).
+        # nvcc -M preprocesses every pass (host and each architecture) and, with --keep, leaves
+        # each pass's output: its line markers name every file the pass read, and every name a
+        # #line gave, exactly (nvcc's own -M list does not: it writes $ and control characters
+        # as they are and cuts a name at a quote). gcc's -H names the headers opened before an
+        # error, for when a pass stops. Neither output is ever shown: a warning about a file
+        # quotes its lines.
+        keep = os.path.join(tmp, "passes")
+        os.mkdir(keep)
         with open(os.path.join(tmp, "err"), "w+b") as err:
-            status = run_limited(command + ["-M", "-MF", deps, "-Xcompiler", "-H"], err, 300)
+            status, hit = run_limited(command + ["-M", "-MF", os.path.join(tmp, "deps"), "--keep", "--keep-dir",
+                                                 keep, "-Xcompiler", "-H"], "includes", err)
             err.seek(0)
-            errors = lines_of(text(err.read()))
-        listed = []
-        if os.path.isfile(deps):
-            # make's rule: its target, then its prerequisites ("\ " a space in a name).
-            with open(deps, "rb") as file:
-                joined = "".join(" " + (line[:-1] if line.endswith("\\") else line)
-                                 for line in lines_of(text(file.read())))
-            colon = joined.find(":")
-            if colon >= 0:
-                joined = joined[colon + 1:]
-            listed += [part.replace("\x01", " ") for part in joined.replace("\\ ", "\x01").replace("\t", " ").split(" ")
-                       if part]
-        for line in errors:  # -H: ". /usr/include/stdio.h"
-            dots = len(line) - len(line.lstrip("."))
-            if dots and line[dots:dots + 1] == " ":
-                listed.append(line[dots + 1:])
-        allowed = [literal(source_real), "/usr/include/*", "/usr/lib/gcc/*", literal(cuda) + "/include/*",
-                   literal(cuda) + "/targets/*/include/*", "/usr/local/cuda*/include/*",
-                   "/usr/local/cuda*/targets/*/include/*"]
-        bad = False
-        for real in unique(os.path.realpath(path) for path in listed if path):
-            directory = real.rpartition("/")[0]
-            if any(matches(real, pattern) for pattern in allowed):
-                continue
-            if matches(real, literal(KIT) + "/common/*.h") and directory == KIT + "/common":
-                continue
-            if lab_dir and directory == lab_dir and real.endswith(".h"):
-                continue
+            errors = lines_of(text(err.read(FILE_BYTES)))
+        listed = marker_names(keep)
+    for line in errors:  # -H: ". /usr/include/stdio.h"
+        dots = len(line) - len(line.lstrip("."))
+        if dots and line[dots:dots + 1] == " ":
+            listed.append(line[dots + 1:])
+    bad = False
+    for name in unique(listed):
+        # gcc -g names the folder it ran in, "FOLDER//" (for the debug information), no file
+        if name in PSEUDO_NAMES or (name.endswith("//") and os.path.realpath(name[:-2]) == os.path.realpath(".")):
+            continue
+        if not re.fullmatch(PORTABLE_NAME, name):
+            say(f"{source}: names a file '{name}' (an #include or a #line), which a lab may not: a name may hold "
+                "only letters, digits and . _ + - / (make and a shell read the others)")
+            bad = True
+            continue
+        real = os.path.realpath(name)
+        try:
+            regular = stat.S_ISREG(os.stat(real).st_mode)
+        except OSError:
+            regular = False
+        directory = real.rpartition("/")[0]
+        if not regular:
+            say(f"{source}: names {name} (an #include or a #line), which is no file here: a lab may not name "
+                "anything but the headers it may include")
+        elif any(matches(real, pattern) for pattern in allowed) or \
+                (matches(real, literal(KIT) + "/common/*.h") and directory == KIT + "/common") or \
+                (lab_dir and directory == lab_dir and real.endswith(".h")):
+            continue
+        else:
             say(f"{source}: includes {real}, which a lab may not include (only its own lab header, "
                 "common/*.h, CUDA's and the system's headers)")
-            bad = True
+        bad = True
     if bad:
         sys.exit(1)
-    if status == 124:
-        say(f"{source}: listing its includes took more than 300 s (does it include a device?)")
+    if hit:
+        say(limit_message(source, "listing its includes", "includes", hit))
         sys.exit(1)
     if status != 0:
         # The preprocessor stopped (a missing header, #error): its errors, without the source
         # lines it quotes (a #line could make it quote any file), and without compiling.
-        import re
         for line in unique(line for line in errors if re.search(r": (fatal error|error): |^nvcc (fatal|error)", line)):
             say(line)
         say(f"{source}: does not preprocess (the errors above)")
         sys.exit(1)
     sys.exit(0)
+
+
+# ---- the compile ----------------------------------------------------------------------------
+def compile_submission(source, arguments):
+    """Compiles SOURCE with the compile command after "--", under the submission's limits, with
+    this check as gcc's -wrapper (below); the compiler's messages come after it ends, made inert.
+    Exits with the compiler's status, or 1 with one line when the compile hit a limit."""
+    if not (len(arguments) >= 2 and arguments[0] == "--"):
+        usage()
+    # gcc's -wrapper takes a comma-separated list: the path to this file must hold no comma.
+    me = os.path.relpath(os.path.abspath(__file__))
+    if "," in me:
+        me = os.path.abspath(__file__)
+    if "," in me:
+        broken(f"the kit's path {me} holds a comma, which gcc's -wrapper cannot take")
+    command = arguments[1:] + ["-Xcompiler", "-wrapper," + me]
+    with Scratch() as tmp:
+        with open(os.path.join(tmp, "output"), "w+b") as out:
+            status, hit = run_limited(command, "compile", out, env=dict(os.environ, CHECK_SUBMISSION_SOURCE=source))
+            if hit:
+                say(limit_message(source, "compiling it", "compile", hit))
+                sys.exit(1)
+            out.seek(0)
+            said = text(out.read(FILE_BYTES))
+    if said:
+        sys.stderr.flush()
+        sys.stderr.buffer.write(inert(said, keep_lines=True).encode("utf-8", "surrogateescape"))
+        sys.stderr.buffer.flush()
+    sys.exit(0 if status == 0 else status if 0 < status < 128 else 1)
 
 
 # ---- the assembler, as gcc's -wrapper ---------------------------------------------------------
@@ -532,26 +779,28 @@ DEFINED = (
 
 def object_check(object_path, source):
     import re
-    import subprocess
     nm, readelf, objdump = tool("nm"), tool("readelf"), tool("objdump")
     if not os.path.isfile(object_path):
         say(f"{source}: its object {object_path} is missing")
         sys.exit(2)
-    outputs, errors = [], b""
-    for command in ([nm, "-u", "-P"], [readelf, "-S", "-W"], [readelf, "-s", "-W"], [readelf, "-r", "-W"],
-                    [objdump, "-d", "-r", "-w", "--no-show-raw-insn"]):
-        try:
-            run = subprocess.run(command + [object_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            status = run.returncode
-            errors += run.stderr
-            outputs.append(text(run.stdout))
-        except OSError as error:
-            status = 126
-            errors += f"{sys.argv[0]}: {command[0]}: {error.strerror}\n".encode()
-        if status != 0:
-            first = text(errors).split("\n", 1)[0]
-            say(f"{source}: its object {object_path} cannot be read: {first}")
-            sys.exit(1)
+    outputs = []
+    with Scratch() as tmp:
+        for number, command in enumerate(([nm, "-u", "-P"], [readelf, "-S", "-W"], [readelf, "-s", "-W"],
+                                          [readelf, "-r", "-W"], [objdump, "-d", "-r", "-w", "--no-show-raw-insn"])):
+            # Under the submission's limits: the object is the submission's, and so is its size.
+            with open(os.path.join(tmp, f"{number}.out"), "w+b") as out, \
+                    open(os.path.join(tmp, f"{number}.err"), "w+b") as err:
+                status, hit = run_limited(command + [object_path], "object", out, err)
+                out.seek(0)
+                err.seek(0)
+                outputs.append(text(out.read()))
+                first = text(err.read(4096)).split("\n", 1)[0]
+            if hit:
+                say(limit_message(source, f"reading its object ({os.path.basename(command[0])})", "object", hit))
+                sys.exit(1)
+            if status != 0:
+                say(f"{source}: its object {object_path} cannot be read: {first or f'{command[0]} exited {status}'}")
+                sys.exit(1)
     undefined, sections, symbols, relocations, code = outputs
     allow, deny, section_globs = read_lists()
     table = section_table(sections)
@@ -655,6 +904,10 @@ def main(arguments):
         if len(arguments) < 4:
             usage()
         includes(arguments[1], arguments[2:])
+    elif mode == "compile":
+        if len(arguments) < 4:
+            usage()
+        compile_submission(arguments[1], arguments[2:])
     elif mode == "object":
         if len(arguments) != 3:
             usage()
@@ -670,3 +923,5 @@ if __name__ == "__main__":
         main(sys.argv[1:])
     except KeyboardInterrupt:
         sys.exit(130)
+    except Stopped as stopped:
+        sys.exit(128 + stopped.number)

@@ -9,6 +9,13 @@
 #include <string.h>
 
 #define BUILD_TEST_NAME "build/compiles"
+/* The suite of the timed tests, which earn the performance rule's points (grading.h). */
+#define TIMED_SUITE "speed"
+
+static bool is_timed(const struct graded_test *test)
+{
+    return strncmp(test->name, TIMED_SUITE "/", strlen(TIMED_SUITE) + 1) == 0;
+}
 #define BUILD_OUTPUT_LINES 12
 #define MAX_PROBLEMS 24
 
@@ -353,7 +360,35 @@ static void decide_points(struct grading *grading)
     grading->speed_max = in_cents(grading->speed_max);
     if (!grading->has_speed_rule)
         return;
-    char output[256];
+    char output[512];
+    /* The speed's points are owed like a test's: unless the timed tests (suite speed, the only
+       one ./grade times) were all left out, by --no-timing or --filter. */
+    const struct graded_test *left_out = NULL;
+    int timed_tests = 0, asked = 0;
+    for (int t = 0; t < grading->count; t++) {
+        const struct graded_test *test = &grading->tests[t];
+        if (!is_timed(test))
+            continue;
+        timed_tests++;
+        if (test->in_maximum)
+            asked++;
+        else if (!left_out)
+            left_out = test;
+    }
+    grading->speed_in_maximum = timed_tests == 0 || asked > 0;
+    if (!grading->speed_in_maximum) {
+        char why[200];
+        if (grading->setup.no_timing)
+            snprintf(why, sizeof why, "--no-timing");
+        else if (left_out->not_run == NOT_RUN_FILTERED)
+            snprintf(why, sizeof why, "--filter left out the timed tests");
+        else
+            first_line(why, sizeof why, left_out->output[0] ? left_out->output : "the timed tests were not asked for");
+        snprintf(output, sizeof output, "not timed (%s): its %.2f points are not in the maximum", why,
+                 grading->speed_max);
+        grading->speed_output = copy_text(output);
+        return;
+    }
     bool everything_ran = grading->failed == 0 && grading->needs_gpu == 0 && !grading->machine_problem;
     if (everything_ran && grading->time_ratio > 0) {
         grading->speed_points = in_cents(
@@ -369,7 +404,7 @@ static void decide_points(struct grading *grading)
     }
     grading->speed_output = copy_text(output);
     grading->score += grading->speed_points;
-    grading->max_score += grading->speed_max;
+    grading->max_score += grading->speed_max; /* (in the maximum: those left out returned above) */
 }
 
 /* A verdict about the code comes first: what the code got wrong stands whatever this machine
@@ -431,15 +466,14 @@ int grading_decide(const struct grading_setup *setup, const char *record_text,
     }
     for (int t = 1; t < grading->count; t++) {
         struct graded_test *test = &grading->tests[t];
-        if (evidence[t].optional && !evidence[t].outcome) {
+        if ((evidence[t].optional || (setup->no_timing && is_timed(test))) && !evidence[t].outcome) {
             test->state = STATE_NOT_RUN; /* asked for by nobody, or never built: not owed */
             test->not_run = NOT_RUN_NOT_ASKED;
         } else if (setup->build_output || setup->no_file) {
             test->state = STATE_NOT_RUN;
             test->not_run = setup->no_file ? NOT_RUN_NO_FILE : NOT_RUN_NOT_BUILT;
-            free(test->output);
-            test->output = copy_text(setup->no_file ? "not run: there is no file to grade"
-                                                    : "not run: the code does not build");
+            free(test->output); /* the reports say why: not_run */
+            test->output = copy_text("");
         } else {
             judge_test(test, &evidence[t], setup->filter != NULL);
             if (test->state == STATE_NOT_RUN && test->not_run == NOT_RUN_MACHINE &&

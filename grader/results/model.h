@@ -73,6 +73,8 @@ struct grading_setup {
     const char *build_output; /* the build's output when it failed, else NULL */
     const char *no_file;      /* why there is no file to grade, else NULL */
     const char *filter;       /* --filter, or NULL */
+    bool no_timing;           /* --no-timing: the timed tests were not asked for, whether the
+                                 code built or not (the maximum must not depend on it) */
     const char *strip_paths[4]; /* prefixes removed from build output (NULL-terminated) */
     unsigned long long seed;
     bool has_seed;
@@ -99,9 +101,11 @@ struct grading {
     double time_ratio;    /* your time over the reference's, geometric mean; 0: not timed */
     int timed_inputs;
     struct timed_input *timed; /* each timed input's two times, timed_inputs of them */
-    double speed_points, speed_max, speed_full_at;
+    double speed_points, speed_max, speed_full_at; /* speed_max: the performance rule's points */
     bool has_speed_rule;
-    char *speed_output;
+    bool speed_in_maximum; /* false when the timed tests were not asked for (--no-timing) or left
+                              out by --filter: the speed's points are then out of the maximum */
+    char *speed_output;    /* the performance line: the ratio, or why there are no speed points */
     double score, max_score, seconds;
     enum verdict verdict;
     int exit_code;

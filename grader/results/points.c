@@ -33,6 +33,16 @@ static bool parse_positive(const char *text, double *value)
     return end != text && *end == '\0' && isfinite(*value) && *value >= 0;
 }
 
+static bool past_the_bound(const struct points_rule *rule, int line_number, char *error, size_t error_size)
+{
+    if (rule->points <= POINTS_MAX_PER_RULE)
+        return false;
+    snprintf(error, error_size, "line %d: %g points is more than %d, the most one rule may give (a "
+             "typo? a lab's total must stay a number every report and gradebook writes exactly)",
+             line_number, rule->points, POINTS_MAX_PER_RULE);
+    return true;
+}
+
 static bool is_lab_name(const char *name)
 {
     if (strcmp(name, "*") == 0)
@@ -97,6 +107,8 @@ int points_config_parse(const char *text, struct points_config *config, char *er
                      line_number, words[0], words[0]);
             return -1;
         }
+        if (past_the_bound(&rule, line_number, error, error_size))
+            return -1;
         config->rules[config->count++] = rule;
     }
     return 0;
@@ -105,6 +117,30 @@ int points_config_parse(const char *text, struct points_config *config, char *er
 static bool lab_matches(const struct points_rule *rule, const char *lab)
 {
     return strcmp(rule->lab, "*") == 0 || strcmp(rule->lab, lab) == 0;
+}
+
+bool points_config_gives_points(const struct points_config *config, const char *lab)
+{
+    for (int r = 0; r < config->count; r++)
+        if (lab_matches(&config->rules[r], lab) && config->rules[r].points > 0)
+            return true;
+    return false;
+}
+
+void points_config_labs(const struct points_config *config, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int r = 0; r < config->count && used < size; r++) {
+        const char *lab = config->rules[r].lab;
+        bool named_before = false;
+        for (int before = 0; before < r && !named_before; before++)
+            named_before = strcmp(config->rules[before].lab, lab) == 0;
+        if (!named_before)
+            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? ", " : "", lab);
+    }
+    if (!config->count)
+        snprintf(out, size, "none");
 }
 
 double points_for_test(const struct points_config *config, const char *lab, const char *test)

@@ -128,10 +128,28 @@ case_ reject "rejected: bad/summary-score-over-max.json" "verdict +fail: score 7
 case_ reject "rejected: bad/summary-exit-code-not-verdict.json" "verdict +fail: verdict 'failed' with exit_code 0" \
     -- --summary $bad/summary-exit-code-not-verdict.json
 
+# How each consumer reads a grading without a GPU (--expect): as the results model writes it,
+# not passed; as it wrote it before (ok ... # SKIP, <skipped>, a 0-point test without a status),
+# passed, which no consumer may read it as.
+case_ accept "read as not passed: good/no-gpu.tap" -- --expect not-passed --tap $good/no-gpu.tap
+case_ accept "read as not passed: good/no-gpu.xml" -- --expect not-passed --junit $good/no-gpu.xml
+case_ accept "read as not passed: good/results-no-gpu.json" -- --expect not-passed --results-json $good/results-no-gpu.json
+case_ accept "read as not passed: good/summary-no-gpu.json" -- --expect not-passed --summary $good/summary-no-gpu.json
+case_ accept "read as passed: good/all-passed.tap" -- --expect passed --tap $good/all-passed.tap
+case_ reject "read as passed: bad/no-gpu-as-skip.tap" "read as not passed +fail: prove reads it as passed" \
+    -- --expect not-passed --tap $bad/no-gpu-as-skip.tap
+case_ reject "read as passed: bad/no-gpu-as-skipped.xml" "read as not passed +fail: the root's counts reads it as passed" \
+    -- --expect not-passed --junit $bad/no-gpu-as-skipped.xml
+case_ reject "read as passed: bad/results-no-gpu-no-status.json" "read as not passed +fail: Gradescope's rule reads it as passed" \
+    -- --expect not-passed --results-json $bad/results-no-gpu-no-status.json
+case_ reject "read as passed: bad/summary-no-gpu-as-passed.json" "read as not passed +fail: its verdict .* reads it as passed" \
+    -- --expect not-passed --summary $bad/summary-no-gpu-as-passed.json
+
 # command line
 case_ usage "usage: no file to check" -- 
 case_ usage "usage: --csv-columns without --csv" -- --csv-columns 3
 case_ usage "usage: unknown option" -- --xml $good/failure-error-skipped.xml
+case_ usage "usage: --expect of no reading" -- --expect skipped --tap $good/no-gpu.tap
 case_ reject "rejected: a file that is not there" "read +fail: cannot read" -- --tap $bad/no-such-file.tap
 
 [ "$mismatches" -eq 0 ] || { echo "check-reports-selftest: $mismatches cases gave the wrong answer"; exit 1; }

@@ -1,12 +1,21 @@
 #!/usr/bin/env python3
 """Checks that every report the grader writes is accepted by its real consumer.
 
-usage: check-reports.py [--results-json F]... [--tap F]... [--junit F]...
-                        [--csv F [--csv-columns N]]... [--summary F]...
+usage: check-reports.py [--expect passed|not-passed] [--results-json F]... [--tap F]...
+                        [--junit F]... [--csv F [--csv-columns N]]... [--summary F]...
 
 One line per check, "%-56s pass|fail[: why]"; exit 0 only when every check passes, 1 when one
 fails, 2 on a bad command line. (--csv-columns N applies to the --csv before it; without it, every
 row must have as many columns as the header.)
+
+--expect passed|not-passed (for the reports after it): each consumer must read the grading so.
+A grading of which a test did not run here (no GPU) must read "not passed" to every one of them:
+  TAP      prove's summary line: "Result: PASS" is passed (an "ok ... # SKIP" or a "not ok ... #
+           TODO" counts as passing there), "Result: FAIL" not.
+  JUnit    passed when the root counts no failure and no error (a <skipped> is neither).
+  results  Gradescope's rule: a test passed when its status says so, or, without a status, when
+           its score equals its max_score; the submission passed when every test did.
+  summary  passed when the verdict is "passed" and the exit code 0.
 
   TAP      prove (Perl's TAP::Harness): the stream parses with no parse error ("Badly formed ...",
            "Bad plan", "Tests out of sequence", "No plan found", ...) and no "Bail out!";
@@ -41,8 +50,8 @@ import xml.etree.ElementTree as ElementTree
 HERE = os.path.dirname(os.path.abspath(__file__))
 JUNIT_XSD = os.path.join(HERE, "schemas", "junit-10.xsd")
 RESULTS_SCHEMA = os.path.join(HERE, "schemas", "gradescope-results.schema.json")
-USAGE = ("usage: check-reports.py [--results-json F]... [--tap F]... [--junit F]... "
-         "[--csv F [--csv-columns N]]... [--summary F]...")
+USAGE = ("usage: check-reports.py [--expect passed|not-passed] [--results-json F]... [--tap F]... "
+         "[--junit F]... [--csv F [--csv-columns N]]... [--summary F]...")
 WIDTH = 56
 
 # The design note's verdicts and exit codes, and "no test ran" (exit 2: --filter matched no test),
@@ -66,6 +75,7 @@ SUMMARY_SCHEMA = {
         "score": {"type": "number", "minimum": 0},
         "max_score": {"type": "number", "minimum": 0},
         "problems": {"type": "array", "items": {"type": "string", "pattern": "^[^\\n\\r]*$"}},
+        "performance": {"type": ["string", "null"], "pattern": "^[^\\n\\r]*$"},
         "seed": {"type": ["integer", "null"]},
         "speed": {"type": "array", "items": {
             "type": "object",
@@ -170,19 +180,33 @@ def is_number(value):
 
 
 # ---------------------------------------------------------------- TAP
-def check_tap(path):
+def expectation(kind, path, reading, expect):
+    """The check that the consumer's reading of the grading is the one expected."""
+    if expect:
+        report(kind, path, f"read as {expect}",
+               [] if reading == expect else [f"{reading_source[kind]} reads it as {reading}"])
+
+
+reading_source = {"TAP": "prove", "JUnit": "the root's counts", "results": "Gradescope's rule",
+                  "summary": "its verdict and exit code"}
+
+
+def check_tap(path, expect=None):
     try:
         text = read_text(path)
     except ValueError as error:
         report("TAP", path, "read", [str(error)])
         return
-    report("TAP", path, "prove (TAP::Parser) parses it", prove_problems(path))
+    problems, reading = prove_problems(path)
+    report("TAP", path, "prove (TAP::Parser) parses it", problems)
     report("TAP", path, "tap.py parses it, plan matches", tappy_problems(text))
+    expectation("TAP", path, reading, expect)
 
 
 def prove_problems(path):
+    """(problems, "passed" or "not passed" as prove's summary says)."""
     if not shutil.which("perl") or not shutil.which("prove"):
-        return ["perl's prove is not installed (Debian package perl)"]
+        return ["perl's prove is not installed (Debian package perl)"], None
     parser = subprocess.run(["perl", "-e", PERL_TAP, path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             timeout=300)
     problems = [re.sub(r" at \S+\.pm line \d+.*$", "", line)
@@ -196,9 +220,10 @@ def prove_problems(path):
     said = re.findall(r"^\s*(Parse errors: .*|Bailout called.*)$", output, re.M)
     if said and not problems:
         problems += ["prove: " + line for line in said]
-    if not re.search(r"^Result: (PASS|FAIL|NOTESTS)$", output, re.M):
+    result = re.search(r"^Result: (PASS|FAIL|NOTESTS)$", output, re.M)
+    if not result:
         problems.append(f"prove gave no result (exit {prove.returncode})")
-    return problems
+    return problems, "passed" if result and result.group(1) == "PASS" else "not passed"
 
 
 def tappy_problems(text):
@@ -245,7 +270,7 @@ def tappy_problems(text):
 
 
 # ---------------------------------------------------------------- JUnit XML
-def check_junit(path):
+def check_junit(path, expect=None):
     if not shutil.which("xmllint"):
         problems = ["xmllint is not installed (Debian package libxml2-utils)"]
     else:
@@ -257,6 +282,18 @@ def check_junit(path):
             [f"xmllint exit {lint.returncode}"]
     report("JUnit", path, "xmllint --schema junit-10.xsd", problems)
     report("JUnit", path, "counts equal the testcases", junit_count_problems(path))
+    expectation("JUnit", path, junit_reading(path), expect)
+
+
+def junit_reading(path):
+    try:
+        root = ElementTree.parse(path).getroot()
+    except (OSError, ElementTree.ParseError):
+        return "unreadable"
+    counts = [root.get(attribute, "0") for attribute in ("failures", "errors")]
+    if not all(re.fullmatch(r"[0-9]+", count) for count in counts):
+        return "unreadable"
+    return "passed" if sum(map(int, counts)) == 0 else "not passed"
 
 
 def junit_count_problems(path):
@@ -289,7 +326,7 @@ def junit_count_problems(path):
 
 
 # ---------------------------------------------------------------- results.json (Gradescope)
-def check_results_json(path):
+def check_results_json(path, expect=None):
     try:
         results = read_json(path)
         with open(RESULTS_SCHEMA, encoding="utf-8") as stream:
@@ -297,9 +334,23 @@ def check_results_json(path):
     except ValueError as error:
         report("results", path, "valid against Gradescope's schema", [str(error)])
         report("results", path, "score is the sum, 0 <= score <= max", ["not read"])
+        expectation("results", path, "unreadable", expect)
         return
     report("results", path, "valid against Gradescope's schema", schema_problems(results, schema))
     report("results", path, "score is the sum, 0 <= score <= max", score_problems(results))
+    expectation("results", path, results_reading(results), expect)
+
+
+def results_reading(results):
+    """Gradescope's reading: a test without a status passed when its score equals its maximum."""
+    tests = results.get("tests") if isinstance(results, dict) else None
+    if not isinstance(tests, list) or not all(isinstance(test, dict) for test in tests):
+        return "unreadable"
+    def passed(test):
+        if "status" in test:
+            return test["status"] == "passed"
+        return test.get("score") == test.get("max_score")
+    return "passed" if all(passed(test) for test in tests) else "not passed"
 
 
 def score_problems(results):
@@ -345,12 +396,13 @@ def check_csv(path, columns):
 
 
 # ---------------------------------------------------------------- summary.json
-def check_summary(path):
+def check_summary(path, expect=None):
     try:
         summary = read_json(path)
     except ValueError as error:
         report("summary", path, "fields and types of design.md", [str(error)])
         report("summary", path, "score <= max, exit code fits verdict", ["not read"])
+        expectation("summary", path, "unreadable", expect)
         return
     report("summary", path, "fields and types of design.md", schema_problems(summary, SUMMARY_SCHEMA))
     problems = []
@@ -364,13 +416,18 @@ def check_summary(path):
     else:
         problems.append("not a JSON object")
     report("summary", path, "score <= max, exit code fits verdict", problems)
+    reading = "unreadable"
+    if isinstance(summary, dict):
+        reading = "passed" if summary.get("verdict") == "passed" and summary.get("exit_code") == 0 else "not passed"
+    expectation("summary", path, reading, expect)
 
 
 # ---------------------------------------------------------------- command line
 def parse_arguments(arguments):
-    """Returns [(kind, path, columns)] in the order given; raises ValueError on a bad command line."""
+    """Returns [(kind, path, columns, expect)] in the order given; raises ValueError on a bad
+    command line."""
     kinds = {"--results-json": "results", "--tap": "tap", "--junit": "junit", "--csv": "csv", "--summary": "summary"}
-    jobs, index = [], 0
+    jobs, index, expect = [], 0, None
     while index < len(arguments):
         option, value = arguments[index], None
         if "=" in option and option.startswith("--"):
@@ -382,18 +439,22 @@ def parse_arguments(arguments):
         if option in ("-h", "--help"):
             print(USAGE)
             sys.exit(0)
-        if option not in kinds and option != "--csv-columns":
+        if option not in kinds and option not in ("--csv-columns", "--expect"):
             raise ValueError(f"unknown option {option!r}")
         if value is None:
             raise ValueError(f"{option} needs a value")
-        if option == "--csv-columns":
+        if option == "--expect":
+            if value not in ("passed", "not-passed"):
+                raise ValueError(f"--expect takes passed or not-passed, not {value!r}")
+            expect = value.replace("-", " ")
+        elif option == "--csv-columns":
             if not jobs or jobs[-1][0] != "csv" or jobs[-1][2] is not None:
                 raise ValueError("--csv-columns must follow a --csv FILE")
             if not re.fullmatch(r"[1-9][0-9]*", value):
                 raise ValueError(f"--csv-columns {value!r} is not a positive number")
-            jobs[-1] = ("csv", jobs[-1][1], int(value))
+            jobs[-1] = ("csv", jobs[-1][1], int(value), None)
         else:
-            jobs.append((kinds[option], value, None))
+            jobs.append((kinds[option], value, None, expect))
     if not jobs:
         raise ValueError("no file to check")
     return jobs
@@ -405,17 +466,17 @@ def main():
     except ValueError as error:
         print(f"check-reports.py: {error}\n{USAGE}", file=sys.stderr)
         return 2
-    for kind, path, columns in jobs:
+    for kind, path, columns, expect in jobs:
         if kind == "tap":
-            check_tap(path)
+            check_tap(path, expect)
         elif kind == "junit":
-            check_junit(path)
+            check_junit(path, expect)
         elif kind == "results":
-            check_results_json(path)
+            check_results_json(path, expect)
         elif kind == "csv":
             check_csv(path, columns)
         else:
-            check_summary(path)
+            check_summary(path, expect)
     return 1 if failed_checks else 0
 
 

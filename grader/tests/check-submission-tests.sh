@@ -8,6 +8,7 @@
 #                               of the output holding TEXT (one line each); "// expect pass:" for
 #                               a source that every stage must accept
 #   // never: TEXT              TEXT must appear nowhere (the contents of a file it tried to read)
+#   // env: NAME=VALUE          set for the check (a small limit: CHECK_SUBMISSION_MEMORY_MIB, ...)
 # Every skeleton and solution must pass all three stages silently, the object check must say when
 # the machine lacks binutils, and the list must let through none of the grader's own functions.
 # One line a case, "pass" or "fail"; exits 1 when any case fails.
@@ -59,22 +60,23 @@ result() { # NAME OK [DETAIL...]
 # Runs the three stages on SOURCE (LAB's), as the Makefile does; sets stage (the one that
 # rejected it, or "pass"), status, output (everything printed) and said (what the check printed
 # at the stage that rejected it: the compiler's own warnings left out).
-stages() { # SOURCE LAB OBJECT
+stages() { # SOURCE LAB OBJECT [NAME=VALUE...]
     local source=$1 lab=$2 object=$3 said_now
+    shift 3
     stage=includes
-    said=$(python3 "$check" includes "$source" -- "$NVCC" "${flags[@]}" -I"labs/$lab" "$source" 2>&1)
+    said=$(env "$@" python3 "$check" includes "$source" -- "$NVCC" "${flags[@]}" -I"labs/$lab" "$source" 2>&1)
     status=$?
     output=$said
     [ $status = 0 ] || return
     stage=compile
-    said_now=$(CHECK_SUBMISSION_SOURCE=$source "$NVCC" "${flags[@]}" -I"labs/$lab" \
-        -Xcompiler -wrapper,"$check" -c "$source" -o "$object" 2>&1)
+    said_now=$(env "$@" python3 "$check" compile "$source" -- "$NVCC" "${flags[@]}" -I"labs/$lab" \
+        -c "$source" -o "$object" 2>&1)
     status=$?
     output+=${said_now:+$'\n'}$said_now
-    said=$(grep -e 'which a lab may not' <<<"$said_now")
+    said=$(grep -e 'which a lab may not' -e 'the most it may' <<<"$said_now")
     [ $status = 0 ] || return
     stage=object
-    said=$(python3 "$check" object "$object" "$source" 2>&1)
+    said=$(env "$@" python3 "$check" object "$object" "$source" 2>&1)
     status=$?
     output+=${said:+$'\n'}$said
     [ $status = 0 ] || return
@@ -90,7 +92,8 @@ for case in grader/tests/submission-check/*.cu; do
     mkdir -p "$work/$(basename "$case" .cu)/source"
     source=$work/$(basename "$case" .cu)/source/$short.cu
     cp "$case" "$source"
-    stages "$source" "$lab" "${source%.cu}.o"
+    readarray -t settings < <(sed -n 's|^// env: *||p' "$case")
+    stages "$source" "$lab" "${source%.cu}.o" "${settings[@]}"
     problems=()
     expected=$(sed -n 's|^// expect \([a-z]*\):.*|\1|p' "$case" | sort -u)
     if [ "$(printf '%s\n' "$expected" | wc -l)" != 1 ] || [ -z "$expected" ]; then
@@ -154,6 +157,42 @@ if picked "$name"; then
         result "$name" no "status $status, output: $output"
     fi
 fi
+
+# A SIGTERM or a SIGINT to the check ends the compiler's processes too (they run in a process
+# group of their own, under its limits), not the check alone: a macro explosion left running
+# would take the host's memory. The check is started with SIGINT's default action (a background
+# command ignores it otherwise).
+for signal in TERM INT; do
+    name=signals/sig${signal,,}-ends-the-compiler-too
+    picked "$name" || continue
+    folder=$work/signal-$signal/source
+    mkdir -p "$folder"
+    cp grader/tests/submission-check/macro-bomb-memory.cu "$folder/lab5.cu"
+    CHECK_SUBMISSION_MEMORY_MIB=2048 python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' python3 "$check" includes "$folder/lab5.cu" -- "$NVCC" "${flags[@]}" \
+        -Ilabs/lab5-privatized "$folder/lab5.cu" >/dev/null 2>&1 &
+    check_pid=$!
+    compilers() { # the processes but the check that name the case's source
+        local file process
+        for file in /proc/[0-9]*/cmdline; do
+            process=${file#/proc/} process=${process%/cmdline}
+            [ "$process" != "$check_pid" ] && grep -q -a -F -- "$folder/lab5.cu" "$file" 2>/dev/null && echo "$process"
+        done
+    }
+    for _ in $(seq 100); do [ -z "$(compilers)" ] || break; sleep 0.1; done
+    before=$(compilers | wc -l)
+    kill -s "$signal" "$check_pid"
+    wait "$check_pid"
+    status=$?
+    left=$(compilers)
+    if [ "$before" -gt 0 ] && [ -z "$left" ] && [ $status = $((128 + $(kill -l "$signal"))) ]; then
+        result "$name" yes
+    else
+        result "$name" no "$before compiler processes before, exit $status, left running: ${left:-none}"
+        for process in $left; do kill -s KILL "$process" 2>/dev/null; done
+    fi
+done
 
 # The list lets through none of the grader's own functions (but cuda_check): the harness, the
 # results, the kit's common code, the references.

@@ -12,6 +12,7 @@ remove and rebuild; no test touches a class's results anywhere else.
 """
 import concurrent.futures
 import glob
+import hashlib
 import json
 import os
 import re
@@ -241,11 +242,29 @@ def part_cli():
               for _, summary, _, _ in (one, many)]
     tally.check("grade --jobs 1 and --jobs 4 give the same results", "pass" if counts[0] == counts[1] and counts[0][0] else "fail",
                 f"{counts}")
+    # --no-timing: the speed's points leave the maximum, and every report says so.
+    _, summary, results, log = one
+    listed = sum(test.get("max_score", 0) for test in (results or {}).get("tests", []))
+    performance = (summary or {}).get("performance") or ""
+    said = "--no-timing" in performance and "--no-timing" in (results or {}).get("output", "")
+    tally.check("grade --no-timing: the speed's points are out of the maximum, said so",
+                "pass" if summary and abs(summary["max_score"] - listed) < 0.01 and said else "fail",
+                f"max_score {(summary or {}).get('max_score')}, the tests' {listed:g}; performance "
+                f"{performance!r}; log: {log}")
+    # and the maximum does not depend on whether the code built: the class's is the same for all
+    _, broken, _, log = grade("lab4", "--file", os.path.join(ROOT, "grader/tests/report-fixtures/does-not-build-lab4.cu"),
+                              "--no-timing", name="cli-no-timing-not-built")
+    maxima = [(summary or {}).get("max_score"), (broken or {}).get("max_score")]
+    tally.check("grade --no-timing: the same maximum whether the code builds or not",
+                "pass" if maxima[0] is not None and maxima[0] == maxima[1] else "fail", f"{maxima}; log: {log}")
     # Paths are the caller's: run from another folder with a relative --summary.
     status, output = run([os.path.join(ROOT, "grade"), "lab4", "--no-timing", "--filter", "sequential/small_texts",
                           "--summary", "relative.json"], cwd=scratch)
     tally.check("grade from another folder writes relative paths there",
                 "pass" if os.path.exists(os.path.join(scratch, "relative.json")) else "fail", f"exit {status}")
+    points_checks(scratch)
+    submission_build_checks(scratch)
+    inert_text_checks(scratch)
     status, output = run(["./grade", "--help"])
     tally.check("grade --help", "pass" if status == 0 and "usage: ./grade" in output else "fail")
     # The handouts and Criterion write a test as suite::test; --filter takes that form too.
@@ -325,6 +344,87 @@ def part_cli():
     tally.check("grade_times.py marks what misses a target", "pass" if all(line in lines for line in want) else "fail",
                 f"{lines[-2:]}")
     shutil.rmtree(scratch, ignore_errors=True)
+
+
+def points_checks(scratch):
+    """A points file that gives the lab nothing, or too many points, is refused before any
+    grading: one line, exit 2."""
+    for description, text, message in [
+            ("points: no rule for the lab", "lab5 test * 1\nlab5 performance 20 1.2\n", "gives lab4 no points"),
+            ("points: only 0 for the lab", "lab4 test * 0\nlab5 test * 1\n", "gives lab4 no points"),
+            ("points: past the bound", "* test * 1e10\n", "more than 1000")]:
+        path = os.path.join(scratch, "points-" + re.sub(r"[^a-z0-9]+", "-", description) + ".conf")
+        with open(path, "w") as out:
+            out.write(text)
+        status, output = run([os.path.join(ROOT, "grade"), "lab4", "--no-timing", "--points", path])
+        lines = output.strip().splitlines()
+        ok = status == 2 and message in output and not any(line.startswith("grade: building") for line in lines)
+        tally.check(f"grade --points ({description}): refused before grading"[:64], "pass" if ok else "fail",
+                    f"exit {status}: {lines[-1] if lines else ''}")
+
+
+def submission_build_checks(scratch):
+    """A submission's build: make never reads a dependency file of a submission (nvcc writes
+    #line names into it unescaped, and make would run a $(shell ...) there), and grading the same
+    file twice compiles it once."""
+    source = os.path.join(scratch, "twice", "lab4.cu")
+    os.makedirs(os.path.dirname(source))
+    shutil.copyfile(os.path.join(ROOT, "labs/lab4-text-histogram/lab4.cu"), source)
+    folder = os.path.join(ROOT, "build", "file", hashlib.sha1(source.encode()).hexdigest()[:12], "lab4-text-histogram")
+    options = ["lab4", "--file", source, "--no-timing", "--filter", "sequential/small_texts"]
+    stamps = []
+    for _ in range(2):
+        status, output = run([os.path.join(ROOT, "grade"), *options])
+        object_file = os.path.join(folder, "lab4.o")
+        stamps.append(os.stat(object_file).st_mtime_ns if os.path.exists(object_file) else None)
+    tally.check("grade --file twice: the submission compiled once", "pass" if stamps[0] and stamps[0] == stamps[1] else "fail",
+                f"the object's times {stamps}")
+    dependency_file = os.path.join(folder, "lab4.d")
+    left = os.path.exists(dependency_file)
+    tally.check("a submission's build writes no dependency file", "fail" if left else "pass",
+                f"{os.path.relpath(dependency_file, ROOT)} is there" if left else "")
+    # One left there (by an older kit, or by anything): make must not read it.
+    canary = os.path.join(scratch, "make-read-the-dependency-file")
+    with open(dependency_file, "w") as out:
+        out.write(f"{os.path.relpath(folder, ROOT)}/lab4.o: $(shell touch {canary})\n")
+    status, output = run([os.path.join(ROOT, "grade"), *options])
+    os.remove(dependency_file)
+    ran = os.path.exists(canary)
+    tally.check("make never reads a submission's dependency file", "fail" if ran else "pass",
+                "a $(shell ...) in it ran" if ran else "")
+
+
+def inert_text_checks(scratch):
+    """What a student writes (an #error that clears the screen and prints a verdict, a byte that
+    is not UTF-8) reaches neither the terminal nor a report raw."""
+    source = os.path.join(scratch, "escape", "lab4.cu")
+    os.makedirs(os.path.dirname(source))
+    with open(source, "wb") as out:
+        out.write(b'#include "lab4.h"\n#error \x1b[2J\x1b[Hgrade: lab4: PASSED \xff\xc2\x9b31m\n')
+    reports = {option: os.path.join(scratch, "escape", name) for option, name in
+               (("--json", "results.json"), ("--tap", "tests.tap"), ("--xml", "tests.xml"), ("--summary", "summary.json"))}
+    command = [os.path.join(ROOT, "grade"), "lab4", "--file", source] + [item for pair in reports.items() for item in pair]
+    result = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
+    raw = [name for name, data in [("the terminal", result.stdout)] +
+           [(os.path.basename(path), open(path, "rb").read() if os.path.exists(path) else b"\x1b") for path in reports.values()]
+           if b"\x1b" in data or b"\xff" in data or b"\xc2\x9b" in data]
+    tally.check("an #error with escape codes: inert on the terminal, in reports", "fail" if raw or result.returncode != 1 else "pass",
+                f"exit {result.returncode}; raw in: {', '.join(raw)}" if raw or result.returncode != 1 else "")
+    # The code under test prints too (its worker writes to the grading's output): lab 4's CPU
+    # histogram, which runs here without a GPU, clearing the screen (on the standard error, which
+    # no buffer holds back when the worker is stopped).
+    with open(os.path.join(ROOT, "labs/lab4-text-histogram/lab4.cu"), encoding="utf-8") as skeleton:
+        code = skeleton.read()
+    marker = "    (void)text;\n"
+    with open(source, "w", encoding="utf-8") as out:
+        out.write(code.replace(marker, '    fprintf(stderr, "\\x1b[2J\\x1b[Hgrade: lab%d: PASSED \\xff\\n", 4);\n' + marker, 1)
+                  .replace('#include "cuda_check.h"', '#include "cuda_check.h"\n#include <stdio.h>', 1))
+    result = subprocess.run([os.path.join(ROOT, "grade"), "lab4", "--file", source, "--no-timing", "--filter",
+                             "sequential/small_texts"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
+    shown = b"\\x1b[2J\\x1b[Hgrade: lab4: PASSED \\xff" in result.stdout
+    raw = b"\x1b" in result.stdout or b"\xff" in result.stdout
+    tally.check("what the code under test prints: inert on the terminal", "pass" if shown and not raw else "fail",
+                "" if shown and not raw else f"exit {result.returncode}; {'raw' if raw else 'not shown'}")
 
 
 def part_checks():
@@ -560,9 +660,10 @@ def consumers_missing():
     return ", ".join(missing)
 
 
-def check_reports(label, files):
-    """Runs the consumers of grader/tests/check-reports.py on a grading's reports."""
-    arguments = []
+def check_reports(label, files, expect=None):
+    """Runs the consumers of grader/tests/check-reports.py on a grading's reports; expect
+    ("passed" or "not-passed"): how each consumer must read the grading."""
+    arguments = ["--expect", expect] if expect else []
     for option, path in files:
         arguments += [option, path]
     status, output = run([sys.executable, "grader/tests/check-reports.py", *arguments])
@@ -580,16 +681,18 @@ def part_reports():
                     f"missing here: {missing} (.ci/run installs them)")
         return
     fixtures = os.path.join(ROOT, "grader/tests/report-fixtures")
+    # Each consumer must read each grading as its verdict says: the untouched skeleton of lab 5,
+    # which no machine may pass (without a GPU: not graded), as not passed.
     gradings = [
-        ("a passing grading", ["lab4", "--solution", "--no-timing", "--filter", "sequential/*"]),
-        ("a failing grading", ["lab4", "--no-timing", "--filter", "sequential/*"]),
-        ("a crashing grading", ["lab4", "--file", os.path.join(fixtures, "crashes-lab4.cu"), "--no-timing", "--filter", "sequential/*"]),
-        ("a grading that does not build", ["lab4", "--file", os.path.join(fixtures, "does-not-build-lab4.cu"), "--no-timing"]),
-        ("a grading without a GPU", ["lab5", "--no-timing"]),
+        ("a passing grading", "passed", ["lab4", "--solution", "--no-timing", "--filter", "sequential/*"]),
+        ("a failing grading", "not-passed", ["lab4", "--no-timing", "--filter", "sequential/*"]),
+        ("a crashing grading", "not-passed", ["lab4", "--file", os.path.join(fixtures, "crashes-lab4.cu"), "--no-timing", "--filter", "sequential/*"]),
+        ("a grading that does not build", "not-passed", ["lab4", "--file", os.path.join(fixtures, "does-not-build-lab4.cu"), "--no-timing"]),
+        ("a grading without a GPU", "not-passed", ["lab5", "--no-timing"]),
     ]
     if not os.path.isdir(os.path.join(ROOT, "solutions")):
         gradings = gradings[1:]
-    for label, arguments in gradings:
+    for label, expect, arguments in gradings:
         base = os.path.join(WORK, "report-" + re.sub(r"[^a-z]+", "-", label))
         outputs = {option: base + suffix for option, suffix in
                    (("--json", ".results.json"), ("--tap", ".tap"), ("--xml", ".xml"), ("--summary", ".summary.json"))}
@@ -604,7 +707,7 @@ def part_reports():
         summary = read_json(outputs["--summary"])
         tally.check(f"{label}: verdict '{summary['verdict']}', exit {status}", "pass")
         check_reports(label, [("--results-json", outputs["--json"]), ("--tap", outputs["--tap"]),
-                              ("--junit", outputs["--xml"]), ("--summary", outputs["--summary"])])
+                              ("--junit", outputs["--xml"]), ("--summary", outputs["--summary"])], expect)
 
 
 TARBALL_MARKER = "in the student tarball"  # a variant's header line "# in the student tarball: <why>"
@@ -1071,7 +1174,8 @@ def part_sanitize():
             said = [line for line in open(log, errors="replace") if "sanitizers were NOT run" in line]
             sanitized = [t for t in (results or {}).get("tests", []) if t["name"].startswith("sanitize/")]
             ok = (status == 3 and (summary or {}).get("verdict") == "not graded on a GPU" and len(said) == 1
-                  and len(sanitized) == 4 and all("status" not in t and "not run" in t.get("output", "") for t in sanitized))
+                  and len(sanitized) == 4
+                  and all(t.get("status") == "failed" and "not run" in t.get("output", "") for t in sanitized))
             tally.check(f"{lab} --sanitize without a GPU: not run, said in one line", "pass" if ok else "fail",
                         f"exit {status}, {len(said)} lines say so, {len(sanitized)} sanitize tests; log: {log}")
     status, summary, results, log = grade("lab5", "--solution", "--no-timing", "--seed", "12345",

@@ -363,3 +363,232 @@ Test(reports, xml_text_is_always_well_formed)
     cr_expect_str_eq(xml, "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;??&#10;");
     free(xml);
 }
+
+/* A report written to memory, for the tests below. */
+typedef int report_writer(FILE *, const struct grading *);
+static char *written(report_writer *writer, const struct grading *grading)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    cr_assert(out);
+    cr_assert_eq(writer(out, grading), 0);
+    fclose(out);
+    return text;
+}
+
+static int terminal_summary(FILE *out, const struct grading *grading)
+{
+    return write_terminal_summary(out, grading, "points.conf");
+}
+
+/* A grading without a GPU: a test that could not run, one worth 0 that could not run either,
+ * one that ran and passed. */
+static void decide_without_a_gpu(struct grading *grading)
+{
+    const char *lines[][4] = {
+        {"needs-gpu", "private_shared/bytes_257", "no CUDA GPU", NULL},
+        {"outcome", "private_shared/bytes_257", "skipped", ""},
+        {"needs-gpu", "speed/x", "no CUDA GPU", NULL},
+        {"outcome", "speed/x", "skipped", ""},
+        {"outcome", "technique/uses_shared", "passed", ""},
+        {"end", "technique/uses_shared", NULL, NULL},
+    };
+    decide(grading, record_text(lines, 6), NULL);
+    cr_assert_eq(grading->verdict, VERDICT_NOT_GRADED_ON_GPU);
+}
+
+Test(reports, tap_never_calls_a_test_that_could_not_run_here_ok)
+{
+    static struct grading grading;
+    decide_without_a_gpu(&grading);
+    char *tap = written(write_tap, &grading);
+    /* prove and tap.py count "ok ... # SKIP" and "not ok ... # TODO" as passing */
+    cr_expect(strstr(tap, "# SKIP") == NULL && strstr(tap, "# skip") == NULL, "%s", tap);
+    cr_expect(strstr(tap, "# TODO") == NULL && strstr(tap, "# todo") == NULL, "%s", tap);
+    cr_expect(strstr(tap, "\nnot ok 2 - private_shared/bytes_257\n") != NULL, "%s", tap);
+    cr_expect(strstr(tap, "\nnot ok 3 - speed/x\n") != NULL, "a test worth 0 too: %s", tap);
+    cr_expect(strstr(tap, "\nok 4 - technique/uses_shared\n") != NULL, "%s", tap);
+    free(tap);
+    grading_free(&grading);
+}
+
+Test(reports, junit_calls_a_test_that_could_not_run_here_an_error)
+{
+    static struct grading grading;
+    decide_without_a_gpu(&grading);
+    char *xml = written(write_junit_xml, &grading);
+    cr_expect(strstr(xml, "<skipped") == NULL, "%s", xml);
+    cr_expect(strstr(xml, "failures=\"0\" errors=\"2\" skipped=\"0\"") != NULL, "%s", xml);
+    const char *test = strstr(xml, "name=\"private_shared/bytes_257\"");
+    cr_assert(test, "%s", xml);
+    cr_expect(strncmp(strstr(test, "\n      <") + 7, "<error message=\"not run: needs a GPU", 36) == 0, "%s", xml);
+    free(xml);
+    grading_free(&grading);
+}
+
+Test(reports, gradescope_fails_a_test_that_could_not_run_here)
+{
+    static struct grading grading;
+    decide_without_a_gpu(&grading);
+    char *json = written(write_gradescope_json, &grading);
+    /* Gradescope calls a test without a status passed when its score equals its maximum: 0 of
+       0 for a test worth nothing */
+    const char *speed = strstr(json, "\"name\": \"speed/x\"");
+    cr_assert(speed, "%s", json);
+    cr_expect(strstr(speed, "\"status\": \"failed\"") != NULL &&
+              strstr(speed, "\"status\": \"failed\"") < strchr(speed, '}'), "%s", json);
+    const char *bytes = strstr(json, "\"name\": \"private_shared/bytes_257\"");
+    cr_expect(strstr(bytes, "\"status\": \"failed\"") < strchr(bytes, '}'), "%s", json);
+    free(json);
+    grading_free(&grading);
+}
+
+Test(grading, no_timing_takes_the_speed_points_out_of_the_maximum_and_says_so)
+{
+    const char *lines[][4] = {
+        {"outcome", "private_shared/bytes_257", "passed", ""},
+        {"end", "private_shared/bytes_257", NULL, NULL},
+        {"not-asked", "speed/x", "timing skipped: --no-timing was given", NULL},
+        {"message", "speed/x", "timing skipped: --no-timing was given", NULL},
+        {"outcome", "speed/x", "skipped", ""},
+    };
+    static struct grading grading;
+    decide(&grading, record_text(lines, 5), NULL);
+    cr_expect_eq(grading.verdict, VERDICT_PASSED);
+    /* the build (1) and the test (2): a perfect lab gets its whole maximum */
+    cr_expect_float_eq(grading.max_score, 1 + 2, 1e-9, "got %f", grading.max_score);
+    cr_expect_float_eq(grading.score, grading.max_score, 1e-9);
+    report_writer *writers[] = {terminal_summary, write_gradescope_json, write_tap, write_junit_xml,
+                                write_summary_json};
+    for (size_t w = 0; w < sizeof writers / sizeof writers[0]; w++) {
+        char *text = written(writers[w], &grading);
+        cr_expect(strstr(text, "--no-timing") && strstr(text, "not in the maximum"),
+                  "report %zu does not say why the speed points are out of the maximum: %s", w, text);
+        free(text);
+    }
+    grading_free(&grading);
+}
+
+Test(grading, speed_tests_left_out_by_the_filter_take_their_points_out_too)
+{
+    static struct grading grading;
+    struct grading_setup setup = {.lab = "lab5-privatized", .points = lab5_points(), .filter = "private_shared/*"};
+    char error[256] = "";
+    const char *lines[][4] = {
+        {"outcome", "private_shared/bytes_257", "passed", ""},
+        {"end", "private_shared/bytes_257", NULL, NULL},
+        {"listed", "speed/x", NULL, NULL},
+    };
+    cr_assert_eq(grading_decide(&setup, record_text(lines, 3), &grading, error, sizeof error), 0);
+    cr_expect_float_eq(grading.max_score, 1 + 2, 1e-9, "got %f", grading.max_score);
+    grading_free(&grading);
+}
+
+Test(points_config, refuses_points_past_the_bound)
+{
+    static struct points_config config;
+    char error[256] = "";
+    cr_expect_eq(points_config_parse("lab5 test * 1e10\n", &config, error, sizeof error), -1);
+    cr_expect(strstr(error, "line 1:") && strstr(error, "1000"), "got: %s", error);
+    cr_expect_eq(points_config_parse("lab5 performance 1e10 1.2\n", &config, error, sizeof error), -1);
+    cr_expect(strstr(error, "1000"), "got: %s", error);
+    cr_expect_eq(points_config_parse("lab5 test * 1000\nlab5 performance 1000 1.2\n", &config, error,
+                                     sizeof error), 0, "%s", error);
+}
+
+Test(points_config, knows_a_file_that_gives_a_lab_nothing)
+{
+    static struct points_config config;
+    char error[256] = "";
+    cr_assert_eq(points_config_parse("lab5 test * 1\nlab4 test * 0\n*  performance 0 1.2\n", &config,
+                                     error, sizeof error), 0);
+    cr_expect(points_config_gives_points(&config, "lab5"));
+    cr_expect_not(points_config_gives_points(&config, "lab4"), "only a rule of 0 points for lab4");
+    cr_expect_not(points_config_gives_points(&config, "lab6"), "no rule for lab6");
+    cr_assert_eq(points_config_parse("*  test technique/* 5\n", &config, error, sizeof error), 0);
+    cr_expect(points_config_gives_points(&config, "lab6"));
+}
+
+Test(reports, a_students_text_is_inert_in_the_terminal_and_in_tap)
+{
+    /* an escape code that clears the screen, a carriage return, an 8-bit CSI (C1), a byte that
+       is not UTF-8, a right-to-left override, a forged line */
+    const char *hostile = "\x1b[2J\rgrade: lab5: PASSED \xC2\x9B" "31m \xFF \xE2\x80\xAE" "desrever\x07 error";
+    const char *lines[][4] = {
+        {"message", "private_shared/bytes_257", hostile, NULL},
+        {"outcome", "private_shared/bytes_257", "failed", ""},
+    };
+    static struct grading failed, not_built;
+    decide(&failed, record_text(lines, 2), NULL);
+    decide(&not_built, record_text(lines, 0), hostile); /* the compiler quotes the source */
+    const struct { report_writer *writer; const struct grading *grading; } reports[] = {
+        {write_tap, &failed}, {write_tap, &not_built}, {terminal_summary, &not_built}};
+    for (size_t r = 0; r < sizeof reports / sizeof reports[0]; r++) {
+        char *text = written(reports[r].writer, reports[r].grading);
+        for (const char *bad = "\x1b\r\x07\xFF"; *bad; bad++)
+            cr_expect(strchr(text, *bad) == NULL, "report %zu holds byte 0x%02x: %s", r, (unsigned char)*bad, text);
+        cr_expect(strstr(text, "\xC2\x9B") == NULL && strstr(text, "\xE2\x80\xAE") == NULL,
+                  "report %zu holds a C1 control or a bidirectional override", r);
+        cr_expect(strstr(text, "\\x1b[2J\\x0dgrade: lab5: PASSED") != NULL, "report %zu, escaped visibly: %s", r, text);
+        free(text);
+    }
+    grading_free(&failed);
+    grading_free(&not_built);
+}
+
+Test(reports, json_and_xml_keep_display_controls_out_of_the_file)
+{
+    char *json = NULL, *xml = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&json, &size);
+    write_json_string(out, "a\xC2\x9B" "31m \xE2\x80\xAE" "b");
+    fclose(out);
+    cr_expect_str_eq(json, "\"a\\u009b31m \\u202eb\"");
+    out = open_memstream(&xml, &size);
+    write_xml_text(out, "a\xC2\x9B" "31m \xE2\x80\xAE" "b");
+    fclose(out);
+    cr_expect_str_eq(xml, "a&#x9b;31m &#x202e;b");
+    free(json);
+    free(xml);
+}
+
+Test(reports, a_stream_keeps_colors_and_waits_for_an_unfinished_character)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    const char data[] = "\x1b[1;32m[PASS]\x1b[0m \x1b[2J\x00!";
+    write_inert_bytes(out, data, sizeof data - 1, true, true);
+    fclose(out);
+    cr_expect_str_eq(text, "\x1b[1;32m[PASS]\x1b[0m \\x1b[2J\\x00!", "colors kept, the rest inert");
+    free(text);
+    cr_expect_eq(inert_complete_part("ab\xC3", 3), 2, "an unfinished UTF-8 character waits");
+    cr_expect_eq(inert_complete_part("ab\xE2\x80", 4), 2);
+    cr_expect_eq(inert_complete_part("ab\xC3\xA9", 4), 4);
+    cr_expect_eq(inert_complete_part("ab\x1b[3", 5), 2, "an unfinished color code waits");
+    cr_expect_eq(inert_complete_part("ab\x1b[3m", 6), 6);
+    cr_expect_eq(inert_complete_part("ab\xFF", 3), 3, "a byte that is no lead goes now");
+}
+
+Test(grading, no_timing_gives_every_grading_the_same_maximum_built_or_not)
+{
+    const char *lines[][4] = {
+        {"listed", "private_shared/bytes_257", NULL, NULL},
+        {"listed", "speed/x", NULL, NULL},
+    };
+    static struct grading not_built, no_file;
+    struct grading_setup setup = {.lab = "lab5-privatized", .points = lab5_points(), .no_timing = true,
+                                  .build_output = "lab5.cu(3): error: expected a \";\""};
+    char error[256] = "";
+    cr_assert_eq(grading_decide(&setup, record_text(lines, 2), &not_built, error, sizeof error), 0, "%s", error);
+    setup.build_output = NULL;
+    setup.no_file = "no file 'lab5.cu' to grade";
+    cr_assert_eq(grading_decide(&setup, record_text(lines, 2), &no_file, error, sizeof error), 0, "%s", error);
+    /* as a graded perfect lab under --no-timing: the build (1) and the test (2), no speed */
+    cr_expect_float_eq(not_built.max_score, 1 + 2, 1e-9, "got %f", not_built.max_score);
+    cr_expect_float_eq(no_file.max_score, 1 + 2, 1e-9, "got %f", no_file.max_score);
+    cr_expect(strstr(not_built.speed_output, "--no-timing") != NULL, "%s", not_built.speed_output);
+    grading_free(&not_built);
+    grading_free(&no_file);
+}
