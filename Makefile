@@ -73,7 +73,8 @@ LDFLAGS := $(CRITERION_LDFLAGS)
 GRADER_LDFLAGS := $(LDFLAGS) -Xlinker --wrap=cudaFree
 # A worker (grader/crossing/worker.c) sees every kernel launch of its process: nvcc's launch call
 # goes through it first, and it tells the grader which kernels ran (the technique checks).
-WORKER_LDFLAGS := -Xlinker --wrap=__cudaLaunchKernel -Xlinker --wrap=__cudaLaunchKernel_ptsz
+WORKER_LDFLAGS := -Xlinker --wrap=__cudaLaunchKernel -Xlinker --wrap=__cudaLaunchKernel_ptsz \
+                  -Xlinker --wrap=cudaStreamCreateWithFlags -Xlinker --wrap=cudaStreamCreateWithPriority
 
 COMMON := cuda_check timing inputs timed_inputs reference repeated_text compare report device counting histogram_demo \
           bandwidth cub_histogram l2_cache images image_reference image_demo

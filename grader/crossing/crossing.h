@@ -99,6 +99,16 @@ double crossing_batch_run(void);
  * that a contender's calls go where its phase says); -1 when none is queued. */
 int crossing_batch_target(void);
 
+/* A kernel launch of the student's code: its name (NULL where the driver cannot name it) and
+ * shape, as its worker saw it launched (grader/crossing/worker.c). */
+struct crossing_launch {
+    const char *kernel;
+    unsigned int grid[3], block[3];
+};
+/* The launches of the student's last request, in order: the first ones, up to a few dozen;
+ * *total gets how many it made. */
+int crossing_last_launches(const struct crossing_launch **launches, int *total);
+
 /* Holds a worker between two timed runs: waits until every piece of its GPU work has finished
  * and keeps it from starting more (the CUDA driver's process lock, cuCheckpointProcessLock,
  * asked by this process: nothing in the worker's reach), for up to timeout_ms. Its next request

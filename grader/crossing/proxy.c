@@ -72,6 +72,8 @@ static struct {
     struct crossing_call pending[WIRE_MAX_CALLS];
     char *kernels[MAX_NOTED_KERNELS];
     int kernel_count;
+    struct crossing_launch launches[WIRE_MAX_LAUNCHES];
+    int launch_count, launch_total;
     struct host_block guarded[MAX_GUARDED_BLOCKS];
 } crossing;
 
@@ -225,6 +227,26 @@ static bool driver_names_kernels(void)
                  found == cudaDriverEntryPointSuccess && getter;
     (void)cudaGetLastError();
     return named;
+}
+
+/* The launches of the student's last request, names resolved (crossing_last_launches). */
+static void note_launches(const struct wire_reply *reply)
+{
+    int count = reply->launch_count < 0 ? 0 : reply->launch_count;
+    crossing.launch_total = count;
+    crossing.launch_count = count < WIRE_MAX_LAUNCHES ? count : WIRE_MAX_LAUNCHES;
+    for (int l = 0; l < crossing.launch_count; l++) {
+        const struct wire_launch *launch = &reply->launches[l];
+        const char *name = NULL;
+        if (launch->kernel >= 0 && launch->kernel < WIRE_MAX_KERNELS && launch->kernel < reply->kernel_count)
+            for (int n = 0; n < crossing.kernel_count && !name; n++)
+                if (strncmp(crossing.kernels[n], reply->kernels[launch->kernel],
+                            WIRE_KERNEL_NAME_SIZE - 1) == 0)
+                    name = crossing.kernels[n];
+        crossing.launches[l] = (struct crossing_launch){
+            name, {launch->grid[0], launch->grid[1], launch->grid[2]},
+            {launch->block[0], launch->block[1], launch->block[2]}};
+    }
 }
 
 static void note_kernels(const struct wire_reply *reply)
@@ -403,8 +425,10 @@ static void run_calls(struct crossing_call *calls, int count, struct wire_reply 
         cr_assert_fail("%s never returned: the process running %s %s", calls[count - 1].function,
                        worker_roles[target], how);
     }
-    if (target == CROSSING_STUDENT)
+    if (target == CROSSING_STUDENT) {
         note_kernels(reply);
+        note_launches(reply);
+    }
     reply->message[sizeof reply->message - 1] = '\0';
     if (reply->status == WIRE_CUDA_ERROR) {
         /* As cuda_check does in a process of its own: the message, the record, the end. */
@@ -413,6 +437,7 @@ static void run_calls(struct crossing_call *calls, int count, struct wire_reply 
         cuda_failure_observed(reply->message);
         exit(EXIT_FAILURE);
     }
+    cr_assert(reply->status != WIRE_NOT_READY, "%s", reply->message);
     cr_assert(reply->status == WIRE_RETURNED, "the process running %s could not run %s: %s",
               worker_roles[target], calls[0].function, reply->message);
     for (int c = 0; c < count; c++)
@@ -664,6 +689,13 @@ void crossing_end_worker(enum crossing_target target)
     if (worker->shared)
         munmap(worker->shared, worker->shared_size);
     *worker = (struct connection){0};
+}
+
+int crossing_last_launches(const struct crossing_launch **launches, int *total)
+{
+    *launches = crossing.launches;
+    *total = crossing.launch_total;
+    return crossing.launch_count;
 }
 
 int crossing_launched_kernels(const char *const **names, bool *names_known)

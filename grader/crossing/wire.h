@@ -19,6 +19,7 @@
 #define WIRE_MESSAGE_SIZE 1536
 
 #define WIRE_MAX_FREED 16
+#define WIRE_MAX_LAUNCHES 32
 
 /* A request: this header, then call_count struct crossing_call. */
 struct wire_request {
@@ -37,6 +38,14 @@ enum wire_status {
     WIRE_BAD_REQUEST,  /* message: what the worker could not do (an unknown function, say) */
     WIRE_MACHINE_PROBLEM, /* the first answer only, before any call: why this machine cannot
                              run the code under test safely */
+    WIRE_NOT_READY,    /* message: a call returned with its work still running on a stream the
+                          default stream does not wait for */
+};
+
+/* One kernel launch: its shape, and its name's place in kernels[] (-1: not named). */
+struct wire_launch {
+    uint32_t grid[3], block[3];
+    int32_t kernel;
 };
 
 struct wire_reply {
@@ -47,6 +56,8 @@ struct wire_reply {
     int32_t kernels_named;                      /* 0: the driver could not name them (the
                                                    test process asks its own driver instead) */
     char kernels[WIRE_MAX_KERNELS][WIRE_KERNEL_NAME_SIZE];
+    int32_t launch_count; /* every launch of the request, of which the first WIRE_MAX_LAUNCHES */
+    struct wire_launch launches[WIRE_MAX_LAUNCHES];
 };
 
 /* The whole of size bytes, or false when the other end has gone. */

@@ -113,27 +113,35 @@ static kernel_name_getter *driver_kernel_name_getter(void)
     return (kernel_name_getter *)getter;
 }
 
-static void note_launch(cudaKernel_t kernel)
+/* The kernel's name among the request's (its index, or -1), and its launch's shape. */
+static void note_launch(cudaKernel_t kernel, dim3 grid, dim3 block)
 {
     const char *name = NULL;
     if (worker.name_kernel)
         worker.name_kernel(&name, kernel);
     struct wire_reply *reply = &worker.reply;
+    int index = -1;
     if (!name) {
         reply->kernels_named = 0;
-        return;
+    } else {
+        for (int k = 0; k < reply->kernel_count && index < 0; k++)
+            if (strncmp(reply->kernels[k], name, WIRE_KERNEL_NAME_SIZE - 1) == 0)
+                index = k;
+        if (index < 0 && reply->kernel_count < WIRE_MAX_KERNELS) {
+            index = reply->kernel_count++;
+            snprintf(reply->kernels[index], WIRE_KERNEL_NAME_SIZE, "%s", name);
+        }
     }
-    for (int k = 0; k < reply->kernel_count; k++)
-        if (strncmp(reply->kernels[k], name, WIRE_KERNEL_NAME_SIZE - 1) == 0)
-            return;
-    if (reply->kernel_count < WIRE_MAX_KERNELS)
-        snprintf(reply->kernels[reply->kernel_count++], WIRE_KERNEL_NAME_SIZE, "%s", name);
+    if (reply->launch_count < WIRE_MAX_LAUNCHES)
+        reply->launches[reply->launch_count] = (struct wire_launch){
+            {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, index};
+    reply->launch_count++;
 }
 
 cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **arguments,
                                       size_t shared_bytes, cudaStream_t stream)
 {
-    note_launch(kernel);
+    note_launch(kernel, grid, block);
     return __real___cudaLaunchKernel(kernel, grid, block, arguments, shared_bytes, stream);
 }
 
@@ -141,8 +149,54 @@ cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 
                                            void **arguments, size_t shared_bytes,
                                            cudaStream_t stream)
 {
-    note_launch(kernel);
+    note_launch(kernel, grid, block);
     return __real___cudaLaunchKernel_ptsz(kernel, grid, block, arguments, shared_bytes, stream);
+}
+
+/* ---- streams the default stream does not wait for: the contract's result must not be there ---- */
+
+#define MAX_NON_BLOCKING_STREAMS 64
+static cudaStream_t non_blocking_streams[MAX_NON_BLOCKING_STREAMS];
+static int non_blocking_stream_count;
+
+static void note_stream(cudaError_t created, const cudaStream_t *stream, unsigned int flags)
+{
+    if (created == cudaSuccess && (flags & cudaStreamNonBlocking) &&
+        non_blocking_stream_count < MAX_NON_BLOCKING_STREAMS)
+        non_blocking_streams[non_blocking_stream_count++] = *stream;
+}
+
+cudaError_t __real_cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+cudaError_t __wrap_cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+cudaError_t __wrap_cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags)
+{
+    cudaError_t created = __real_cudaStreamCreateWithFlags(stream, flags);
+    note_stream(created, stream, flags);
+    return created;
+}
+
+cudaError_t __real_cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags,
+                                                int priority);
+cudaError_t __wrap_cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags,
+                                                int priority);
+cudaError_t __wrap_cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags,
+                                                int priority)
+{
+    cudaError_t created = __real_cudaStreamCreateWithPriority(stream, flags, priority);
+    note_stream(created, stream, flags);
+    return created;
+}
+
+/* Whether work is still running, right after a call returned, on a stream that the default
+ * stream does not wait for: then the caller's next step (a copy of the result) could read it
+ * before it is there. */
+static bool work_left_running(void)
+{
+    bool running = cudaStreamQuery(cudaStreamPerThread) == cudaErrorNotReady;
+    for (int s = 0; s < non_blocking_stream_count && !running; s++)
+        running = cudaStreamQuery(non_blocking_streams[s]) == cudaErrorNotReady;
+    (void)cudaGetLastError(); /* a stream since destroyed answers with an error: no matter */
+    return running;
 }
 
 /* ---- what a call's parameters are here ---- */
@@ -302,6 +356,18 @@ static void serve(const struct wire_request *request)
         entry_named(worker.calls[c].function)->thunk(&worker.calls[c], worker.reply.result);
         snprintf(after, sizeof after, "after %s returned: cudaGetLastError()",
                  worker.calls[c].function);
+        if (worker.cuda_usable && work_left_running()) {
+            worker.reply.status = WIRE_NOT_READY;
+            snprintf(worker.reply.message, sizeof worker.reply.message,
+                     "%s returned while its work was still running on a stream that the default "
+                     "stream does not wait for (one created with cudaStreamNonBlocking, or the "
+                     "per-thread default stream): its result must be complete when it returns. "
+                     "Launch on the default stream, or wait for the stream before returning.",
+                     worker.calls[c].function);
+            (void)cudaDeviceSynchronize();
+            send_reply();
+            return;
+        }
         if (worker.cuda_usable)
             cuda_check(cudaGetLastError(), after, __FILE__, __LINE__);
     }

@@ -29,6 +29,12 @@ static void check_shapes(const char *function_name, count_launcher *launch,
         float elapsed_ms;
         unsigned long long count =
             run_count_once(launch, shape.blocks, shape.threads_per_block, &elapsed_ms);
+        char where[160];
+        snprintf(where, sizeof where, "%s with %u blocks of %u threads", function_name,
+                 shape.blocks, shape.threads_per_block);
+        /* One thread a count: a kernel of fewer threads that adds more is not the lab. */
+        if (!expect_launched_in_blocks_of(where, shape.threads_per_block, shape.blocks))
+            wrong++;
         if (count == threads)
             continue;
         wrong++;

@@ -1,6 +1,7 @@
 #define _DEFAULT_SOURCE /* flock */
 #include "grading.h"
 
+#include "crossing.h"
 #include "cuda_check.h"
 #include "device.h"
 #include "records.h"
@@ -110,6 +111,36 @@ void take_turn_with_gpu_memory(uint64_t bytes)
         record_current_test(TEST_NEEDS_GPU, reason);
         cr_skip_test("%s", reason);
     }
+}
+
+bool expect_launched_in_blocks_of(const char *where, unsigned int threads_per_block,
+                                  unsigned int blocks)
+{
+    const struct crossing_launch *launches = NULL;
+    int total = 0, kept = crossing_last_launches(&launches, &total);
+    char seen[600] = "";
+    size_t used = 0;
+    for (int l = 0; l < kept; l++) {
+        const struct crossing_launch *launch = &launches[l];
+        bool one_dimensional = launch->grid[1] == 1 && launch->grid[2] == 1 &&
+                               launch->block[1] == 1 && launch->block[2] == 1;
+        if (one_dimensional && launch->block[0] == threads_per_block &&
+            (blocks == 0 || launch->grid[0] == blocks))
+            return true;
+        if (used < sizeof seen - 80)
+            used += (size_t)snprintf(seen + used, sizeof seen - used, "%s(%u,%u,%u) x (%u,%u,%u)",
+                                     l ? ", " : "", launch->grid[0], launch->grid[1],
+                                     launch->grid[2], launch->block[0], launch->block[1],
+                                     launch->block[2]);
+    }
+    char asked[64] = "";
+    if (blocks)
+        snprintf(asked, sizeof asked, "%u blocks of ", blocks);
+    cr_expect_fail("%s: no kernel was launched in %s%u threads a block, as the contract asks "
+                   "(launched: %s%s): the launch shape is part of the lab, not only the result",
+                   where, asked, threads_per_block, total ? seen : "no kernel",
+                   total > kept ? ", ..." : "");
+    return false;
 }
 
 void *grading_malloc(uint64_t bytes)

@@ -57,6 +57,13 @@ void take_turn_with_gpu_memory(uint64_t bytes);
 /* malloc for a test: fails the test, naming the size, when the host has no memory for it. */
 void *grading_malloc(uint64_t bytes);
 
+/* The launch shape a contract asks for (the count labs' one thread a count, lab 9 part A's
+ * threads_per_block): true when a kernel of the student's last call was launched in 1-D blocks
+ * of threads_per_block threads (and, unless blocks is 0, a 1-D grid of blocks); otherwise the
+ * test fails here, saying what was launched. */
+bool expect_launched_in_blocks_of(const char *where, unsigned int threads_per_block,
+                                  unsigned int blocks);
+
 /* For the points a course gives for speed: records, for the results model, your time and
  * the reference's on one input. */
 void record_performance(const char *input, double student_ms, double reference_ms);
