@@ -109,6 +109,15 @@ struct crossing_launch {
  * *total gets how many it made. */
 int crossing_last_launches(const struct crossing_launch **launches, int *total);
 
+/* The technique check's experiment: the student's worker launches none of these kernels (the
+ * driver's names) until this is called again (count 0: launch everything). */
+void crossing_skip_kernels(const char *const *names, int count);
+/* While on, each of the student's calls leaves a hash of what it left in its small device
+ * parameters (its results), read by this process; crossing_result_hashes gives them in order.
+ * Turning it on forgets the earlier ones. */
+void crossing_record_results(bool on);
+int crossing_result_hashes(const uint64_t **hashes);
+
 /* Holds a worker between two timed runs: waits until every piece of its GPU work has finished
  * and keeps it from starting more (the CUDA driver's process lock, cuCheckpointProcessLock,
  * asked by this process: nothing in the worker's reach), for up to timeout_ms. Its next request

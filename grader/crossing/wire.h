@@ -20,6 +20,7 @@
 
 #define WIRE_MAX_FREED 16
 #define WIRE_MAX_LAUNCHES 32
+#define WIRE_MAX_SKIPPED 4
 
 /* A request: this header, then call_count struct crossing_call. */
 struct wire_request {
@@ -30,6 +31,10 @@ struct wire_request {
      * mapping them first. It keeps the others mapped: the inputs it will be handed again. */
     uint32_t freed_count;
     uint64_t freed[WIRE_MAX_FREED];
+    /* Kernels (by the driver's name) the worker does not launch during this request, answering
+     * the launch as if it had: the technique check's test of whether a kernel does the work. */
+    uint32_t skipped_count;
+    char skipped[WIRE_MAX_SKIPPED][WIRE_KERNEL_NAME_SIZE];
 };
 
 enum wire_status {

@@ -60,6 +60,7 @@ static struct {
     struct wire_reply reply;
     bool answered;
     bool cuda_usable; /* false on a machine without a GPU: host functions only */
+    const struct wire_request *request; /* being served: its kernels not to launch */
     kernel_name_getter *name_kernel; /* NULL where the driver cannot name a kernel */
 } worker;
 
@@ -113,12 +114,27 @@ static kernel_name_getter *driver_kernel_name_getter(void)
     return (kernel_name_getter *)getter;
 }
 
-/* The kernel's name among the request's (its index, or -1), and its launch's shape. */
-static void note_launch(cudaKernel_t kernel, dim3 grid, dim3 block)
+/* Whether the request asks for this kernel not to be launched. */
+static bool skipped(const char *name)
+{
+    const struct wire_request *request = worker.request;
+    for (uint32_t k = 0; name && request && k < request->skipped_count && k < WIRE_MAX_SKIPPED; k++)
+        if (strncmp(request->skipped[k], name, WIRE_KERNEL_NAME_SIZE - 1) == 0)
+            return true;
+    return false;
+}
+
+static const char *kernel_name(cudaKernel_t kernel)
 {
     const char *name = NULL;
     if (worker.name_kernel)
         worker.name_kernel(&name, kernel);
+    return name;
+}
+
+/* The kernel's name among the request's (its index, or -1), and its launch's shape. */
+static void note_launch(const char *name, dim3 grid, dim3 block)
+{
     struct wire_reply *reply = &worker.reply;
     int index = -1;
     if (!name) {
@@ -141,7 +157,10 @@ static void note_launch(cudaKernel_t kernel, dim3 grid, dim3 block)
 cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **arguments,
                                       size_t shared_bytes, cudaStream_t stream)
 {
-    note_launch(kernel, grid, block);
+    const char *name = kernel_name(kernel);
+    if (skipped(name))
+        return cudaSuccess;
+    note_launch(name, grid, block);
     return __real___cudaLaunchKernel(kernel, grid, block, arguments, shared_bytes, stream);
 }
 
@@ -149,7 +168,10 @@ cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 
                                            void **arguments, size_t shared_bytes,
                                            cudaStream_t stream)
 {
-    note_launch(kernel, grid, block);
+    const char *name = kernel_name(kernel);
+    if (skipped(name))
+        return cudaSuccess;
+    note_launch(name, grid, block);
     return __real___cudaLaunchKernel_ptsz(kernel, grid, block, arguments, shared_bytes, stream);
 }
 
@@ -594,7 +616,9 @@ int main(int argc, char **argv)
         }
         if (!wire_receive(WIRE_SOCKET_FD, worker.calls, request.call_count * sizeof *worker.calls))
             return 0;
+        worker.request = &request;
         serve(&request);
+        worker.request = NULL;
     }
     return 0;
 }

@@ -199,6 +199,7 @@ static int launched_kernels(technique_runner *run_every_function, char **names, 
     CUDA_CHECK(cudaMalloc((void **)&inputs.d_bins, TECHNIQUE_BINS * sizeof *inputs.d_bins));
     CUDA_CHECK(cudaMemset(inputs.d_bins, 0, TECHNIQUE_BINS * sizeof *inputs.d_bins));
 
+    crossing_record_results(true);
     run_every_function(&inputs);
     CUDA_CHECK(cudaFree(inputs.d_text));
     CUDA_CHECK(cudaFree(inputs.d_bins));
@@ -210,6 +211,47 @@ static int launched_kernels(technique_runner *run_every_function, char **names, 
         if ((names[kept] = strdup(launched[k])) != NULL)
             kept++;
     return kept;
+}
+
+/* Whether the student's calls' results change when kernel is not launched (crossing.h): a
+ * kernel that does none of the work (launched on nothing, or named in a forged list of launches)
+ * changes nothing. baseline: the results' hashes of a run with every kernel. */
+static bool kernel_does_work(technique_runner *run_every_function, const char *kernel,
+                             const uint64_t *baseline, int baseline_count)
+{
+    crossing_skip_kernels(&kernel, 1);
+    char *names[MAX_LAUNCHED_KERNELS];
+    bool named = true;
+    int launched = launched_kernels(run_every_function, names, MAX_LAUNCHED_KERNELS, &named);
+    for (int n = 0; n < launched; n++)
+        free(names[n]);
+    crossing_skip_kernels(NULL, 0);
+    const uint64_t *hashes = NULL;
+    int count = crossing_result_hashes(&hashes);
+    return count != baseline_count || memcmp(hashes, baseline, (size_t)count * sizeof *hashes) != 0;
+}
+
+/* For a rule that asks for an instruction: among the launched kernels that have it, one that
+ * does part of the work; its name in *worker, or NULL (and the ones tried in tried). */
+static bool rule_does_work(const struct sass_rule *rule, const char *sass, char **names,
+                           int launched, technique_runner *run_every_function,
+                           const uint64_t *baseline, int baseline_count, char *tried,
+                           size_t tried_size)
+{
+    for (int n = 0; n < launched; n++) {
+        char *own = sass_of_kernels(sass, (const char *const *)&names[n], 1);
+        bool has = own && sass_matches(own, rule->pattern);
+        free(own);
+        if (!has)
+            continue;
+        if (kernel_does_work(run_every_function, names[n], baseline, baseline_count))
+            return true;
+        char identifier[256];
+        kernel_identifier(names[n], identifier, sizeof identifier);
+        snprintf(tried + strlen(tried), tried_size - strlen(tried), "%s%s", *tried ? ", " : "",
+                 identifier);
+    }
+    return false;
 }
 
 void check_technique(const struct sass_rule *rules, int count,
@@ -231,11 +273,16 @@ void check_technique(const struct sass_rule *rules, int count,
     char *names[MAX_LAUNCHED_KERNELS];
     bool named = true;
     int launched = launched_kernels(run_every_function, names, MAX_LAUNCHED_KERNELS, &named);
+    const uint64_t *hashes = NULL;
+    int baseline_count = crossing_result_hashes(&hashes);
+    uint64_t baseline[64];
+    if (baseline_count > 64)
+        baseline_count = 64;
+    memcpy(baseline, hashes, (size_t)baseline_count * sizeof *baseline);
     const char *object = getenv("GRADE_OBJECT");
     /* Where the driver cannot name a kernel, the check falls back to the whole object's machine
      * code: an honest kernel must not fail for the driver's age. */
     char *ran = named ? sass_of_kernels(sass, (const char *const *)names, launched) : strdup(sass);
-    free(sass);
     cr_assert(ran, "out of host memory for the SASS");
     char list[1024] = "";
     for (int n = 0; n < launched; n++) {
@@ -244,9 +291,10 @@ void check_technique(const struct sass_rule *rules, int count,
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", n ? ", " : "",
                  identifier);
     }
-    for (int n = 0; n < launched; n++)
-        free(names[n]);
     if (!*ran) {
+        for (int n = 0; n < launched; n++)
+            free(names[n]);
+        free(sass);
         free(ran);
         cr_assert_fail("right answer or not, technique missing: your functions launched no kernel "
                        "of %s%s%s: the lab's technique must be in a kernel they launch",
@@ -254,6 +302,18 @@ void check_technique(const struct sass_rule *rules, int count,
     }
     for (int r = 0; r < count; r++) {
         bool found = sass_matches(ran, rules[r].pattern);
+        /* The instruction must be in a kernel that does part of the work: one whose results
+         * change when it is not launched. */
+        char tried[512] = "";
+        if (found && rules[r].required && named &&
+            !rule_does_work(&rules[r], sass, names, launched, run_every_function, baseline,
+                            baseline_count, tried, sizeof tried)) {
+            free(ran);
+            cr_assert_fail("right answer or not, technique missing: %s\n  (the kernels with "
+                           "/%s/ that your functions launched, %s, do none of the work: the "
+                           "results are the same when they are not launched)",
+                           rules[r].meaning, rules[r].pattern, tried);
+        }
         if (found != rules[r].required) {
             free(ran);
             cr_assert_fail("right answer or not, technique missing: %s\n  (the machine code of "
@@ -264,4 +324,7 @@ void check_technique(const struct sass_rule *rules, int count,
         }
     }
     free(ran);
+    free(sass);
+    for (int n = 0; n < launched; n++)
+        free(names[n]);
 }
