@@ -388,6 +388,40 @@ def part_docs():
                     "pass" if (status == 0) == backed else "fail", output.strip().splitlines()[0] if status else "")
 
 
+    part_docs_skeletons()
+
+
+def part_docs_skeletons():
+    """The committed skeletons are what their solutions make (grader/make_skeleton.py); the
+    generator refuses bad markers and its check fails on a skeleton edited by hand."""
+    status, output = run([sys.executable, "grader/make_skeleton.py", "--check"])
+    tally.check("every skeleton is made from its solution", "pass" if status == 0 else "fail",
+                output.strip().splitlines()[-1] if status else "")
+    tree = os.path.join(WORK, "skeleton-tree")
+    cases = [
+        ("a skeleton edited by hand", "// SKELETON: (void)x;\nint a;\n", "(void)x;\nint a;\n// edited\n", 1),
+        ("a solution block never ended", "// BEGIN SOLUTION\nint a;\n", None, 2),
+        ("an END SOLUTION without its BEGIN", "int a;\n    // END SOLUTION\n", None, 2),
+        ("a SKELETON line inside a solution block", "// BEGIN SOLUTION\n// SKELETON: x\n// END SOLUTION\n", None, 2),
+        ("a marker that is not a line of its own", "int a; // BEGIN SOLUTION\n", None, 2),
+        ("a skeleton made as it must be", "// SKELETON: (void)x;\n    // BEGIN SOLUTION\nint a;\n    // END SOLUTION\nint b;\n",
+         "(void)x;\nint b;\n", 0),
+    ]
+    for description, solution, skeleton, expected in cases:
+        shutil.rmtree(tree, ignore_errors=True)
+        os.makedirs(os.path.join(tree, "solutions/lab1-x"))
+        os.makedirs(os.path.join(tree, "labs/lab1-x"))
+        with open(os.path.join(tree, "solutions/lab1-x/lab1.cu"), "w") as out:
+            out.write(solution)
+        if skeleton is not None:
+            with open(os.path.join(tree, "labs/lab1-x/lab1.cu"), "w") as out:
+                out.write(skeleton)
+        status, output = run([sys.executable, os.path.join(ROOT, "grader/make_skeleton.py"), "--check",
+                              "--root", tree])
+        tally.check(f"make_skeleton: {description}: exit {expected}", "pass" if status == expected else "fail",
+                    output.strip().splitlines()[0] if output.strip() else f"exit {status}")
+
+
 def part_labs():
     print("== graders on the reference solutions (must pass) and the skeletons (must be rejected)")
     # The skeletons, untimed, side by side; the solutions, timed, one after the other.
