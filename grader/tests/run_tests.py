@@ -389,6 +389,61 @@ def part_docs():
 
 
     part_docs_skeletons()
+    part_docs_hints()
+
+
+def part_docs_hints():
+    """Every TODO of every skeleton has hints naming tests its grader has (grader/hints.py), and
+    the hint shown is the next of the first TODO not yet passed, one at a time."""
+    # The lab's test list, which the hints' patterns are checked against, comes from its grader.
+    listings = [f"build/listing/{lab}/tests.records" for lab in labs()]
+    status, output = run(["make", "-s", f"-j{parallel_gradings()}", *listings], log=os.path.join(WORK, "listings.log"))
+    if status != 0:
+        tally.check("every lab's test list builds", "fail", "log: build/test/listings.log")
+    status, output = run([sys.executable, "grader/hints.py", "--check"])
+    built = sum(os.path.exists(os.path.join(ROOT, path)) for path in listings)
+    tally.check("every TODO has its hints, naming its lab's tests", "pass" if status == 0 and built == len(labs()) else "fail",
+                output.strip().splitlines()[0] if status else f"{built} of {len(labs())} labs' test lists")
+    tree = os.path.join(WORK, "hints-tree")
+    hints = ("# Lab 1: hints\n\n## TODO 1: first\ntests: part_a/*\n\n### the idea\n\nidea one\n\n"
+             "### the API\n\nAPI one\n\n## TODO 2-3: second\ntests: part_b/*\n\n### the idea\n\nidea two\n")
+    skeleton = "// TODO 1: a\n// TODO 2: b\n// TODO 3: c\n"
+    listing = "listed\tpart_a/x\nlisted\tpart_b/y\n"
+
+    def make_tree(hints_text, skeleton_text, tap):
+        shutil.rmtree(tree, ignore_errors=True)
+        for folder in ("labs/lab1-x", "build/listing/lab1-x", "build/hints/lab1-x"):
+            os.makedirs(os.path.join(tree, folder))
+        for path, text in (("labs/lab1-x/hints.md", hints_text), ("labs/lab1-x/lab1.cu", skeleton_text),
+                           ("build/listing/lab1-x/tests.records", listing),
+                           ("build/hints/lab1-x/last-grading.tap", tap)):
+            with open(os.path.join(tree, path), "w") as out:
+                out.write(text)
+
+    def hint(*arguments):
+        return run([sys.executable, os.path.join(ROOT, "grader/hints.py"), "--root", tree, *arguments])
+
+    cases = [
+        ("a TODO of the skeleton without hints", hints.replace("## TODO 2-3", "## TODO 2"), 1),
+        ("a pattern that matches none of the lab's tests", hints.replace("part_b/*", "part_c/*"), 1),
+        ("a TODO with no 'tests:' line", hints.replace("tests: part_a/*\n", ""), 1),
+        ("hints as they must be", hints, 0),
+    ]
+    for description, text, expected in cases:
+        make_tree(text, skeleton, "")
+        status, output = hint("--check")
+        tally.check(f"hints --check: {description}: exit {expected}", "pass" if status == expected else "fail",
+                    output.strip().splitlines()[0] if output.strip() else f"exit {status}")
+    passed_a = "TAP version 13\n1..2\nok 1 - part_a/x\nnot ok 2 - part_b/y\n"
+    make_tree(hints, skeleton, passed_a)
+    shown = [hint("lab1")[1].splitlines()[0] for _ in range(3)] + [hint("lab1", "--todo", "1")[1].splitlines()[0]]
+    expected = ["lab1, TODOs 2 to 3 (second), hint 1 of 1: the idea"] * 3 + ["lab1, TODO 1 (first), hint 1 of 2: the idea"]
+    tally.check("hints: the next hint of the first TODO not passed, one at a time",
+                "pass" if shown == expected else "fail", "" if shown == expected else f"shown: {shown}")
+    make_tree(hints, skeleton, passed_a.replace("not ok 2", "ok 2"))
+    output = hint("lab1")[1]
+    tally.check("hints: none when every TODO's tests passed", "pass" if "no hint needed" in output else "fail",
+                output.strip().splitlines()[0] if output.strip() else "no output")
 
 
 def part_docs_skeletons():
