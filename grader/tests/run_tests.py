@@ -365,6 +365,10 @@ def part_docs():
         log.write("| kernel | median time | GB/s |\n| a | 0.772 ms | 4136 |\n| b | 0.056 ms | 170 |\n")
     with open(os.path.join(tree, "docs/results/b.log"), "w") as log:
         log.write("| kernel | median time |\n| c | 0.5 ms |\n")
+    with open(os.path.join(tree, "docs/results/device.md"), "w") as log:
+        log.write("| top clock of a multiprocessor | 1.98 GHz |\n| shared memory | 228 KB |\n"
+                  "sm_90 kernel: 32 registers\nmain loop: 173 instructions\n"
+                  "by opcode: 4 LDG.E.EF.128, 32 ATOMS.POPC.INC.32\n")
     cases = [
         ("a logged time and a table cell's rate", "It took 0.772 ms, 4136 GB/s.", True),
         ("a ratio computed from logged times", "About 14x slower. <!-- computed: 14x = 0.772 ms / 0.056 ms -->", True),
@@ -378,6 +382,18 @@ def part_docs():
         ("a figure of the log the doc names", "<!-- figures from: docs/results/a.log --> It took 0.772 ms.", True),
         ("a named log that does not exist", "<!-- figures from: docs/results/gone.log --> It took 0.772 ms.", False),
         ("a comment that begins a line", "About\n<!-- computed: 14x = 0.772 ms / 0.056 ms --> 14x slower.", False),
+        ("a logged clock", "at up to 1.98 GHz", True),
+        ("a clock in no log", "at about 2 GHz", False),
+        ("a logged size of the hardware", "228 KB of shared memory", True),
+        ("a size of the hardware in no log", "256 KB of L1", False),
+        ("a logged register count", "32 registers a thread", True),
+        ("a register count in no log", "40 registers a thread", False),
+        ("a logged instruction count", "173 instructions", True),
+        ("an instruction count in no log", "about 3 instructions a byte", False),
+        ("a logged count of an opcode", "4 `LDG.E.EF.128` a pass", True),
+        ("the count of an opcode's prefix", "32 `ATOMS.POPC.INC` a loop", True),
+        ("a count of an opcode in no log", "64 `PRMT`", False),
+        ("a sentence that awaits make results", "It reads as fast. <!-- awaits make results: the main loop -->", False),
     ]
     for description, text, backed in cases:
         for name in ("README.md", "labs/lab1-x/README.md"):
@@ -388,6 +404,18 @@ def part_docs():
                     "pass" if (status == 0) == backed else "fail", output.strip().splitlines()[0] if status else "")
 
 
+    # make results finds a kernel's main loop in its machine code: the innermost loop with the
+    # most instructions (bench/record_results.py), here of a made-up kernel.
+    import record_results  # noqa: E402 (bench/, on the path above)
+    sass = "\n".join(f"        /*{address:04x}*/                   {text} ;" for address, text in [
+        (0x00, "MOV R1, c[0x0][0x28]"), (0x10, "LDG.E R2, desc[UR4][R4.64]"), (0x20, "@P0 BRA 0x10"),
+        (0x30, "LDG.E.128 R4, desc[UR4][R2.64]"), (0x40, "PRMT R5, R4, 0x5504, R6"), (0x50, "LDS R7, [R5]"),
+        (0x60, "@!P1 BRA 0x30"), (0x70, "@P2 BRA 0x0"), (0x80, "EXIT")])
+    kernels = record_results.kernels_of("        Function : _Z6kernelv\n" + sass)
+    text = "\n".join(record_results.main_loops_text(kernels, ["kernel"]))
+    wanted = ["main loop: 0x0030 to 0x0060, 4 instructions", "1 LDG.E.128", "1 PRMT", "1 LDS"]
+    tally.check("make results: a kernel's main loop, counted", "pass" if all(w in text for w in wanted) else "fail",
+                "" if all(w in text for w in wanted) else text.replace("\n", " | ")[:200])
     part_docs_skeletons()
     part_docs_hints()
 
