@@ -187,13 +187,6 @@ static void print_input_table(const struct bench_options *options, const struct 
 
 /* ---------------------------------------------------------------------------------------- */
 
-static void *checked_malloc(uint64_t bytes)
-{
-    void *memory = malloc(bytes);
-    if (!memory) {
-        fprintf(stderr, "bench: out of host memory\n");
-        exit(EXIT_FAILURE);
-    }
     return memory;
 }
 

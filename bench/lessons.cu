@@ -1,12 +1,14 @@
 /* make lessons: the controlled experiments behind the handouts' explanations of why a kernel is
  * as fast as it is. Each table changes one thing and keeps the rest: the form of an atomic (labs
- * 2-4), how the bytes are handed to the threads and how many each thread has in flight (lab 6),
+ * 2-4), whether a block's private bins are in shared or in global memory (labs 3, 5 and 9), how
+ * the bytes are handed to the threads and how many each thread has in flight (lab 6),
  * aggregation with each partitioning (lab 7), where 256 bins live in shared memory (lab 9).
+ * `lessons --properties` prints the GPU's properties that the handouts' arithmetic uses.
  * Every run's result is checked; each figure is the median of alternating timed runs
  * (common/timing.h). make results records the output, with the
  * machine code of these kernels, in docs/results/.
  *
- * usage: lessons [--bytes N] [--runs N] [--seed N] [--out FILE]
+ * usage: lessons [--bytes N] [--runs N] [--seed N] [--out FILE] | lessons --properties
  * Exit status: 0 done, 1 a wrong result or an unwritable file, 2 bad usage, 3 no GPU. */
 #include "bandwidth.h"
 #include "options.h"
@@ -80,6 +82,39 @@ __global__ void letters_global_atomic_kernel(const char *text, uint64_t length,
         if (position >= 0 && position < 26)
             atomicAdd(&histogram[position / LETTERS_PER_BIN], 1ULL);
     }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Labs 3, 5 and 9: a block's private bins in shared memory or in global memory, nothing else */
+/* changed.                                                                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+// Lab 5's privatized kernel on a fixed grid (the threads loop over the text): each block counts
+// into bins of its own, which live in shared memory or in the block's own part of a buffer in
+// global memory; the block zeroes them, counts, and commits them the same way in both. `spread`
+// is the distance between two bins of a block, in words: 1 puts them side by side, 32 puts each
+// on a 128-byte line of its own.
+template <bool in_shared_memory, int spread>
+__global__ void bins_place_kernel(const char *text, uint64_t length, unsigned long long *histogram,
+                                  unsigned int *global_bins)
+{
+    __shared__ unsigned int shared_bins[HISTOGRAM_BINS * spread];
+    unsigned int *bins = in_shared_memory
+                             ? shared_bins
+                             : global_bins + (size_t)blockIdx.x * HISTOGRAM_BINS * spread;
+    for (unsigned int bin = threadIdx.x; bin < HISTOGRAM_BINS; bin += blockDim.x)
+        bins[bin * spread] = 0;
+    __syncthreads();
+    uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < length; i += threads) {
+        int position = text[i] - 'a';
+        if (position >= 0 && position < 26)
+            atomicAdd(&bins[position / LETTERS_PER_BIN * spread], 1u);
+    }
+    __syncthreads();
+    for (unsigned int bin = threadIdx.x; bin < HISTOGRAM_BINS; bin += blockDim.x)
+        if (bins[bin * spread] > 0)
+            atomicAdd(&histogram[bin], (unsigned long long)bins[bin * spread]);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -324,6 +359,7 @@ struct variant_run {
     const unsigned long long *d_ones;
     unsigned int *d_never;
     unsigned int shared_bytes; // dynamic shared memory of an image kernel
+    unsigned int *d_global_bins; // the private bins of a bins_place_kernel in global memory
 };
 
 static void run_variant(void *context)
@@ -359,6 +395,14 @@ static void launch_text_kernel(const struct variant_run *run, unsigned int block
 static void launch_on_full_gpu(const struct variant_run *run)
 {
     launch_text_kernel(run, full_gpu_blocks());
+}
+
+// A bins_place_kernel: (text, length, result, global bins) on the full GPU.
+static void launch_bins_place_kernel(const struct variant_run *run)
+{
+    void *arguments[] = {(void *)&run->d_text, (void *)&run->length, (void *)&run->d_result,
+                         (void *)&run->d_global_bins};
+    CUDA_CHECK(cudaLaunchKernel(run->kernel, full_gpu_blocks(), THREADS_PER_BLOCK, arguments, 0, 0));
 }
 
 // The grid of lab 6's contiguous reference: sized to the text, so that each thread does one
@@ -476,6 +520,7 @@ struct buffers {
     unsigned long long *d_results[16];
     unsigned long long *d_ones;
     unsigned int *d_never;
+    unsigned int *d_global_bins; // bins_place_kernel's private bins in global memory
 };
 
 static bool one_counter(FILE *out, const struct bench_options *options, const struct buffers *b)
@@ -542,6 +587,75 @@ static bool one_counter(FILE *out, const struct bench_options *options, const st
         format_ms(time_text, sizeof time_text, time_ms);
         cell(rate, "%.2f", letters_in(expected) / (time_ms * 1e6));
         const char *cells[] = {name, letters, time_text, rate};
+        table_add_row(&table, cells);
+    }
+    table_print(out, &table);
+    return right;
+}
+
+/* Labs 3, 5 and 9: the same privatized kernel with its bins in shared or in global memory. */
+static bool bins_place_table(FILE *out, const struct bench_options *options, const struct buffers *b)
+{
+    static const struct bins_place_row {
+        const char *bins;
+        const void *kernel;
+    } rows[] = {
+        {"shared memory", (const void *)bins_place_kernel<true, 1>},
+        {"global memory, side by side", (const void *)bins_place_kernel<false, 1>},
+        {"global memory, 128 bytes apart", (const void *)bins_place_kernel<false, 32>},
+    };
+    enum { ROWS = sizeof rows / sizeof rows[0] };
+    static const enum text_kind kinds[] = {TEXT_ONE_LETTER, TEXT_UNIFORM_LETTERS,
+                                           TEXT_ENGLISH_LIKE, TEXT_RANDOM_BYTES};
+    enum { KINDS = sizeof kinds / sizeof kinds[0] };
+    double ms[KINDS][ROWS];
+    bool right = true;
+    for (int k = 0; k < KINDS; k++) {
+        unsigned long long expected[HISTOGRAM_BINS];
+        make_text(kinds[k], options, b->d_text, expected);
+        struct variant_run runs[ROWS];
+        const char *names[ROWS];
+        for (int r = 0; r < ROWS; r++) {
+            runs[r] = (struct variant_run){launch_bins_place_kernel, rows[r].kernel, b->d_text,
+                                           options->bytes, b->d_results[r], expected,
+                                           HISTOGRAM_BINS, NULL, NULL, 0, b->d_global_bins};
+            names[r] = rows[r].bins;
+        }
+        right &= time_variants(text_kind_name(kinds[k]), runs, names, ROWS, options->runs, ms[k]);
+    }
+    fprintf(out, "\n## Labs 3, 5 and 9: a block's private bins in shared or in global memory\n\n"
+                 "`bins_place_kernel`: lab 5's privatized kernel on %u blocks of %u threads (8 a "
+                 "multiprocessor; the threads loop over the text, one byte a load), %" PRIu64
+                 " MiB of each text. Each block zeroes, counts into and commits bins of its own, "
+                 "in its shared memory or in its own part of a buffer in global memory; only "
+                 "where the bins live differs, and in the last row how far apart a block's seven "
+                 "bins are. Median times:\n\n",
+            full_gpu_blocks(), THREADS_PER_BLOCK, options->bytes >> 20);
+    const char *headers[1 + KINDS];
+    headers[0] = "a block's bins in";
+    for (int k = 0; k < KINDS; k++)
+        headers[1 + k] = text_kind_name(kinds[k]);
+    struct table table;
+    table_init(&table, 1 + KINDS, headers);
+    for (int r = 0; r < ROWS; r++) {
+        char times[KINDS][TABLE_CELL_SIZE];
+        const char *cells[1 + KINDS] = {rows[r].bins};
+        for (int k = 0; k < KINDS; k++) {
+            format_ms(times[k], sizeof times[k], ms[k][r]);
+            cells[1 + k] = times[k];
+        }
+        table_add_row(&table, cells);
+    }
+    table_print(out, &table);
+    fprintf(out, "\nTime with the bins in global memory / time with them in shared memory:\n\n");
+    table_init(&table, 1 + KINDS, headers);
+    for (int r = 1; r < ROWS; r++) {
+        char ratios[KINDS][TABLE_CELL_SIZE];
+        const char *cells[1 + KINDS] = {rows[r].bins};
+        for (int k = 0; k < KINDS; k++) {
+            cell(ratios[k], "%.3g", ms[k][r] / ms[k][0]);
+            cells[1 + k] = ratios[k];
+        }
         table_add_row(&table, cells);
     }
     table_print(out, &table);
@@ -936,9 +1050,63 @@ static double time_copy(const struct bench_options *options, const struct buffer
 
 /* ---------------------------------------------------------------------------------------- */
 
+/* The properties of device 0 that the handouts' arithmetic uses, as a Markdown table: what the
+ * runtime says of it, nothing from memory. */
+static int print_properties(void)
+{
+    char reason[256];
+    if (!gpu_available(reason, sizeof reason)) {
+        fprintf(stderr, "lessons: %s\n", reason);
+        return 3;
+    }
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    struct gpu_facts gpu = gpu_facts();
+    const struct property {
+        const char *name;
+        enum cudaDeviceAttr attribute;
+        const char *format; // of the value, after scale
+        double scale;
+    } properties[] = {
+        {"multiprocessors", cudaDevAttrMultiProcessorCount, "%.0f multiprocessors", 1},
+        {"top clock of a multiprocessor", cudaDevAttrClockRate, "%.2f GHz", 1e-6},
+        {"threads a multiprocessor holds at most", cudaDevAttrMaxThreadsPerMultiProcessor,
+         "%.0f threads", 1},
+        {"blocks a multiprocessor holds at most", cudaDevAttrMaxBlocksPerMultiprocessor,
+         "%.0f blocks", 1},
+        {"threads a block at most", cudaDevAttrMaxThreadsPerBlock, "%.0f threads", 1},
+        {"32-bit registers of a multiprocessor", cudaDevAttrMaxRegistersPerMultiprocessor,
+         "%.0f registers", 1},
+        {"32-bit registers of a block at most", cudaDevAttrMaxRegistersPerBlock, "%.0f registers",
+         1},
+        {"shared memory of a multiprocessor", cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+         "%.0f KB", 1.0 / 1024},
+        {"shared memory a block may ask for (opt-in)", cudaDevAttrMaxSharedMemoryPerBlockOptin,
+         "%.0f KB", 1.0 / 1024},
+        {"shared memory a block gets unless it asks", cudaDevAttrMaxSharedMemoryPerBlock, "%.0f KB",
+         1.0 / 1024},
+        {"L2 cache", cudaDevAttrL2CacheSize, "%.0f MB", 1.0 / (1 << 20)},
+        {"memory bus", cudaDevAttrGlobalMemoryBusWidth, "%.0f bits", 1},
+        {"top memory clock", cudaDevAttrMemoryClockRate, "%.2f GHz", 1e-6},
+        {"warp", cudaDevAttrWarpSize, "%.0f threads", 1},
+    };
+    printf("# lessons --properties: %s, compute capability %d.%d (cudaDeviceGetAttribute)\n\n",
+           gpu.name, gpu.major, gpu.minor);
+    printf("| property | value |\n| --- | ---: |\n");
+    for (size_t p = 0; p < sizeof properties / sizeof properties[0]; p++) {
+        int value = 0;
+        CUDA_CHECK(cudaDeviceGetAttribute(&value, properties[p].attribute, device));
+        char text[64];
+        snprintf(text, sizeof text, properties[p].format, value * properties[p].scale);
+        printf("| %s | %s |\n", properties[p].name, text);
+    }
+    return 0;
+}
+
 static void usage(FILE *out)
 {
     fprintf(out, "usage: lessons [--bytes N] [--runs N] [--seed N] [--out FILE]\n"
+                 "       lessons --properties   the GPU's properties the handouts use\n"
                  "  --bytes N  size of every text (default 256 MiB; at least 64 MiB, so that it "
                  "is larger than the L2 cache)\n"
                  "  --runs N   timed runs a variant, the median is reported (default 10, at "
@@ -956,6 +1124,8 @@ static bool parse_options(int argc, char **argv, struct bench_options *options)
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--properties") == 0)
+        return print_properties();
     struct bench_options options;
     if (!parse_options(argc, argv, &options))
         return 2;
@@ -1003,8 +1173,12 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaMalloc((void **)&b.d_ones, sizeof ones));
     CUDA_CHECK(cudaMemcpy(b.d_ones, ones, sizeof ones, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMalloc((void **)&b.d_never, sizeof *b.d_never));
+    // A block's bins of bins_place_kernel, at most 32 words apart (each block zeroes its own).
+    CUDA_CHECK(cudaMalloc((void **)&b.d_global_bins,
+                          (size_t)full_gpu_blocks() * HISTOGRAM_BINS * 32 * sizeof(unsigned int)));
 
     bool right = one_counter(out, &options, &b);
+    right &= bins_place_table(out, &options, &b);
     unsigned long long english[HISTOGRAM_BINS];
     make_text(TEXT_ENGLISH_LIKE, &options, b.d_text, english);
     double copy_ms = time_copy(&options, &b);
@@ -1019,6 +1193,7 @@ int main(int argc, char **argv)
         CUDA_CHECK(cudaFree(b.d_results[i]));
     CUDA_CHECK(cudaFree(b.d_ones));
     CUDA_CHECK(cudaFree(b.d_never));
+    CUDA_CHECK(cudaFree(b.d_global_bins));
     if (!right)
         fprintf(out, "\nSOME RESULTS WERE WRONG (see the errors): these times mean nothing.\n");
     fclose(out);

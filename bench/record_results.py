@@ -2,13 +2,17 @@
 """make results: regenerates, on a GPU, every recorded log and table that the handouts and docs
 quote, from the current code: each lab's `./grade LAB --solution` (docs/results/LAB-solution.log),
 make bench (docs/bench/bench.{md,csv,svg}), make lessons (docs/results/lessons.md), the machine
-code of every kernel that does an atomic (docs/results/sass-atomics.txt) and make bench-grade
-(docs/bench/grade-times.md). Each log starts with a line naming the device, the CUDA version,
-the date and the commit it was made from. `make test` then checks that every figure the docs
-quote is in one of these files (grader/tests/check_figures.py).
+code of every kernel that does an atomic (docs/results/sass-atomics.txt) and the main loops of the
+kernels whose instructions the handouts count (docs/results/sass-main-loops.txt), the registers
+each reference's kernels use (docs/results/registers.txt, from ptxas), the GPU's properties
+(docs/results/device.md) and make bench-grade (docs/bench/grade-times.md). Each log starts with
+a line naming the device, the CUDA version, the date and the commit it was made from. `make
+test` then checks that every figure the docs quote is in one of these files
+(grader/tests/check_figures.py).
 
 usage: record_results.py [--only PART ...] [--labs LAB ...] [--gpu-folder NAME] [--out DIR]
-  PART: gradings bench lessons sass grade-times (default: all)
+  PART: gradings bench lessons sass registers device grade-times (default: all); registers needs
+        no GPU (ptxas), sass needs cuobjdump but no GPU, the others a GPU
   --labs LAB ...: grade only these labs (default: every lab)
   --gpu-folder NAME: write into results/NAME/ and bench/NAME/, for a second GPU's logs beside
                      the first's (docs/results/h100/, say)
@@ -25,7 +29,16 @@ import sys
 from grade_times import labs  # noqa: E402 (the labs, listed from labs/ in one place)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PARTS = ["gradings", "bench", "lessons", "sass", "grade-times"]
+PARTS = ["gradings", "bench", "lessons", "sass", "registers", "device", "grade-times"]
+# The parts that run code on the GPU; the others read what the compiler made.
+GPU_PARTS = {"gradings", "bench", "lessons", "device", "grade-times"}
+# The architectures whose register counts the handouts compare (the kit's default build's).
+REGISTER_ARCHITECTURES = ["75", "80", "86", "89", "90"]
+# The kernels whose main loop a handout counts, by lab: a part of each kernel's mangled name.
+MAIN_LOOP_KERNELS = {"lab6-coarsened": ["histogram_contiguous_kernel", "histogram_interleaved_kernel",
+                                        "histogram_sections_kernel"],
+                     "lab8-challenge": ["histogram_kernel"],
+                     "lab9-image-histogram": ["histogram256_lane_columns"]}
 SEED = "12345"
 # The instructions that show how a kernel's atomics reach memory: the atomics themselves and
 # what the compiler emits to merge a warp's atomics into one (vote, population count, match).
@@ -38,7 +51,12 @@ def run(command, **kwargs):
 
 def provenance():
     """The line that opens every log: what made it, on what, when."""
-    gpu = run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"])
+    try:
+        gpu = run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"])
+        gpu_text = gpu.stdout.decode().strip().replace(", ", ", driver ") if gpu.returncode == 0 else ""
+    except OSError:  # no nvidia-smi: no NVIDIA driver here
+        gpu_text = ""
+    gpu_text = gpu_text or "no GPU (the compiler's output only)"
     nvcc = run([os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc"), "--version"])
     release = re.search(r"release ([0-9.]+)", nvcc.stdout.decode())
     # A copy of the tree sent to a GPU machine may carry an older .git: KIT_COMMIT names the
@@ -48,9 +66,16 @@ def provenance():
     dirty = "" if os.environ.get("KIT_COMMIT") else \
         run(["git", "status", "--porcelain", "--untracked-files=no"]).stdout.decode().strip()
     return "# recorded by make results: {}, CUDA {}, {}, commit {}{}\n".format(
-        gpu.stdout.decode().strip().replace(", ", ", driver "),
+        gpu_text,
         release.group(1) if release else "unknown", datetime.date.today().isoformat(), commit,
         " with uncommitted changes" if dirty else "")
+
+
+def gpu_here():
+    try:
+        return run(["nvidia-smi", "-L"]).returncode == 0
+    except OSError:
+        return False
 
 
 def write(path, header, body):
@@ -144,7 +169,135 @@ def record_sass(destination, header):
           "Made with cuobjdump -sass; per kernel, its atomics and the instructions that merge a warp's\n"
           "atomics (VOTE, POPC, MATCH, FLO and their uniform forms VOTEU, UPOPC, UFLO); the lessons'\n"
           "counter and letter kernels and lab 9's lane-column kernel whole.\n\n" + "\n".join(lines) + "\n")
+    loops = []
+    for lab, wanted in MAIN_LOOP_KERNELS.items():
+        obj = f"build/solution/{lab}/{lab.split('-')[0]}.o"
+        loops.append(f"== {obj}")
+        loops += main_loops_text(kernels_of(sass_of(obj)), wanted)
+    write(destination("results", "sass-main-loops.txt"), header,
+          "Made with cuobjdump -sass: the main loop of each kernel whose instructions a handout counts\n"
+          "(the innermost loop, from a backward branch's target to that branch, with the most\n"
+          "instructions), counted by opcode and by mnemonic, then listed.\n\n" + "\n".join(loops) + "\n")
     return True
+
+
+INSTRUCTION = re.compile(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
+PREDICATE = re.compile(r"^@!?U?P\w+\s+")
+BACKWARD_BRANCH = re.compile(r"\bBRA\s+(?:\S+\s+)?0x([0-9a-f]+)")
+
+
+def kernels_of(sass):
+    """{mangled name: [(address, instruction text)]} of cuobjdump -sass output."""
+    kernels, name = {}, None
+    for line in sass.splitlines():
+        function = re.search(r"Function : (\S+)", line)
+        if function:
+            name = function.group(1)
+            kernels[name] = []
+            continue
+        instruction = INSTRUCTION.match(line)
+        if name and instruction:
+            kernels[name].append((int(instruction.group(1), 16), instruction.group(2)))
+    return kernels
+
+
+def opcode_of(instruction):
+    """The opcode with its modifiers, without a predicate: "LDG.E.EF.128"."""
+    return PREDICATE.sub("", instruction).split()[0]
+
+
+def main_loop(instructions):
+    """(first, last, [(address, instruction)]) of a kernel's main loop: the innermost loop (from
+    the target of a backward branch to that branch, with no loop inside) that has the most
+    instructions; None when the kernel has no loop."""
+    loops = []
+    for address, text in instructions:
+        branch = BACKWARD_BRANCH.search(PREDICATE.sub("", text))
+        if branch and int(branch.group(1), 16) < address:
+            loops.append((int(branch.group(1), 16), address))
+    innermost = [loop for loop in loops
+                 if not any(other != loop and loop[0] <= other[0] and other[1] <= loop[1] for other in loops)]
+    if not innermost:
+        return None
+    body = lambda loop: [(a, t) for a, t in instructions if loop[0] <= a <= loop[1]]
+    first, last = max(innermost, key=lambda loop: len(body(loop)))
+    return first, last, body((first, last))
+
+
+def counted(instructions, key):
+    counts = {}
+    for _, text in instructions:
+        counts[key(text)] = counts.get(key(text), 0) + 1
+    return ", ".join(f"{n} {name}" for name, n in sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def main_loops_text(kernels, wanted):
+    """The main loop of each wanted kernel: its instructions counted by opcode and by mnemonic,
+    then listed."""
+    lines = []
+    for name, instructions in kernels.items():
+        if not any(part in name for part in wanted):
+            continue
+        loop = main_loop(instructions)
+        if loop is None:
+            lines.append(f"-- {name}: no loop")
+            continue
+        first, last, body = loop
+        lines.append(f"-- {name}")
+        lines.append(f"main loop: 0x{first:04x} to 0x{last:04x}, {len(body)} instructions")
+        lines.append("by opcode: " + counted(body, opcode_of))
+        lines.append("by mnemonic: " + counted(body, lambda text: opcode_of(text).split(".")[0]))
+        lines += [f"   {address:04x}  {text}" for address, text in body]
+    return lines
+
+
+def record_registers(destination, header):
+    """The registers (and spills) of every reference kernel, as ptxas reports them, for each
+    architecture of the kit's default build: no GPU needed."""
+    nvcc = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc")
+    lines = []
+    for lab in labs():
+        source = f"solutions/{lab}/{lab.split('-')[0]}.cu"
+        lines.append(f"== {source}")
+        for arch in REGISTER_ARCHITECTURES:
+            result = run([nvcc, "-O3", "-std=c++17", "-Icommon", f"-Ilabs/{lab}", f"-arch=sm_{arch}",
+                          "-Xptxas", "-v", "-c", source, "-o", os.devnull])
+            if result.returncode != 0:
+                print(f"make results: nvcc -Xptxas -v {source} for sm_{arch}: "
+                      f"{result.stdout.decode().strip()[-300:]}", file=sys.stderr)
+                return False
+            function = None
+            for line in result.stdout.decode().splitlines():
+                entry = re.search(r"Compiling entry function '(\S+)' for 'sm_\d+'", line)
+                if entry:
+                    function = entry.group(1)
+                    continue
+                used = re.search(r"Used (\d+) registers", line)
+                if function and used:
+                    lines.append(f"sm_{arch}  {function}: {used.group(1)} registers")
+                    function = None
+                spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
+                if spill and lines and lines[-1].startswith(f"sm_{arch}") and spill.group(1) != "0":
+                    lines[-1] += f", {spill.group(1)} bytes of spill stores"
+    write(destination("results", "registers.txt"), header,
+          "Made with nvcc -O3 -Xptxas -v (ptxas's \"Used N registers\") for each reference, per\n"
+          "architecture: the registers a thread of each kernel uses, and its spill stores if any.\n\n"
+          + "\n".join(lines) + "\n")
+    return True
+
+
+def record_device(destination, header):
+    """The GPU's properties that the handouts' arithmetic uses: the runtime's (lessons
+    --properties) and nvidia-smi's top clocks."""
+    result = run(["build/bench/lessons", "--properties"])
+    if result.returncode != 0:
+        print(result.stdout.decode()[-1000:], file=sys.stderr)
+        return False
+    clocks = run(["nvidia-smi", "--query-gpu=clocks.max.sm,clocks.max.memory", "--format=csv"])
+    write(destination("results", "device.md"), header + "\n",
+          result.stdout.decode() + "\nnvidia-smi --query-gpu=clocks.max.sm,clocks.max.memory "
+          "--format=csv:\n\n```\n" + clocks.stdout.decode().strip() + "\n```\n")
+    return clocks.returncode == 0
 
 
 def record_grade_times(destination, header):
@@ -165,19 +318,23 @@ def main():
         args = parser.parse_args()
     except SystemExit as exit_:
         sys.exit(2 if exit_.code else 0)
-    if run(["nvidia-smi", "-L"]).returncode != 0:
-        print("make results: no GPU here (nvidia-smi -L failed): the logs are recorded on a GPU", file=sys.stderr)
+    needs_gpu = sorted(GPU_PARTS & set(args.only))
+    if needs_gpu and not gpu_here():
+        print(f"make results: no GPU here (nvidia-smi -L failed): {' '.join(needs_gpu)} are recorded "
+              "on a GPU (--only registers needs none)", file=sys.stderr)
         sys.exit(3)
-    build = run(["make", "-s", "-j8", "build/bench/bench", "build/bench/lessons"]
-                + [f"solution-{lab.split('-')[0]}" for lab in labs()])
-    if build.returncode != 0:
-        print(build.stdout.decode()[-3000:], file=sys.stderr)
-        print("make results: the build failed", file=sys.stderr)
-        sys.exit(1)
+    if set(args.only) - {"registers"}:
+        build = run(["make", "-s", "-j8", "build/bench/bench", "build/bench/lessons"]
+                    + [f"solution-{lab.split('-')[0]}" for lab in labs()])
+        if build.returncode != 0:
+            print(build.stdout.decode()[-3000:], file=sys.stderr)
+            print("make results: the build failed", file=sys.stderr)
+            sys.exit(1)
     header = provenance()
     steps = {"gradings": lambda destination, header: record_gradings(destination, header, args.labs),
-             "bench": record_bench, "lessons": record_lessons,
-             "sass": record_sass, "grade-times": record_grade_times}
+             "bench": record_bench, "lessons": record_lessons, "sass": record_sass,
+             "registers": record_registers, "device": record_device,
+             "grade-times": record_grade_times}
     destination = destinations(os.path.abspath(args.out), args.gpu_folder)
     failed = [part for part in PARTS if part in args.only and not steps[part](destination, header)]
     if failed:

@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define MAX_TIMED_CONTENDERS 16
+#define MAX_TIMED_CONTENDERS 24
 #define MAX_TIMED_CALLS 64
 
 /* Something timed: a function of the student's or a trusted one, run `calls` times a run. */

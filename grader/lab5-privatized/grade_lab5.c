@@ -1,4 +1,5 @@
-/* The grader of lab 5: private copies in global memory, private bins in shared memory. */
+/* The grader of lab 5: private copies in global memory, private bins in shared memory, and the
+ * private bins merged by a tree reduction instead of atomics. */
 #include "lab5.h"
 
 #include "grading.h"
@@ -9,12 +10,15 @@
 #include <criterion/criterion.h>
 
 _Static_assert(_Generic(&lab5_histogram_private_global, histogram_function *: 1, default: 0) &&
-                   _Generic(&lab5_histogram_private_shared, histogram_function *: 1, default: 0),
+                   _Generic(&lab5_histogram_private_shared, histogram_function *: 1, default: 0) &&
+                   _Generic(&lab5_histogram_reduced, histogram_function *: 1, default: 0),
                "lab 5's functions must keep the histogram_function shape of the contract");
 
 HISTOGRAM_TESTS(private_global, lab5_histogram_private_global)
 
 HISTOGRAM_TESTS(private_shared, lab5_histogram_private_shared)
+
+HISTOGRAM_TESTS(reduced, lab5_histogram_reduced)
 
 GRADED_TEST(private_global, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {
@@ -24,6 +28,11 @@ GRADED_TEST(private_global, past_4gib, .init = require_gpu, .timeout = CORRECTNE
 GRADED_TEST(private_shared, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     check_histogram_past_4gib("lab5_histogram_private_shared", lab5_histogram_private_shared);
+}
+
+GRADED_TEST(reduced, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    check_histogram_past_4gib("lab5_histogram_reduced", lab5_histogram_reduced);
 }
 
 GRADED_TEST(speed, privatized_against_lab4, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
@@ -38,19 +47,32 @@ GRADED_TEST(speed, privatized_against_lab4, .init = require_gpu_and_timing, .tim
          .function = reference_lab5_histogram_private_global},
         {.label = "lab 5 reference (shared)", .calls = 4,
          .function = reference_lab5_histogram_private_shared},
+        {.label = "yours (reduced)", .student = true, .calls = 4,
+         .function = lab5_histogram_reduced},
+        {.label = "lab 5 reference (reduced)", .calls = 4,
+         .function = reference_lab5_histogram_reduced},
     };
     const struct speed_table tables[] = {
         {"Lab 5, part A: private copies in global memory, against lab 4's global atomics", 0, 2, 3},
         {"Lab 5, part B: private bins in shared memory, against lab 4's global atomics", 1, 2, 4},
+        {"Lab 5, part C: the private bins merged by tree reductions, against part B's merge by "
+         "global atomics (the reference's)",
+         5, 4, 6},
     };
-    report_histogram_speed(TIMED_CALL_BYTES, contenders, 5, tables, 2);
+    report_histogram_speed(TIMED_CALL_BYTES, contenders, 7, tables, 3);
 }
 
-/* The technique check's run: both parts once. */
+/* The technique check's run: parts A and B once. */
 static void run_every_function(const struct technique_inputs *inputs)
 {
     lab5_histogram_private_global(inputs->d_text, inputs->length, inputs->d_bins);
     lab5_histogram_private_shared(inputs->d_text, inputs->length, inputs->d_bins);
+}
+
+/* Part C once: its kernels alone. */
+static void run_the_reduction(const struct technique_inputs *inputs)
+{
+    lab5_histogram_reduced(inputs->d_text, inputs->length, inputs->d_bins);
 }
 
 /* Lab 5 privatizes: copies of the bins in shared memory, merged with global atomics. */
@@ -65,4 +87,19 @@ GRADED_TEST(technique, private_bins_in_shared_memory, .init = require_gpu, .time
          "have none"},
     };
     check_technique(rules, 2, run_every_function);
+}
+
+/* Part C merges the private bins by tree reductions: its kernels keep the shared-memory bins of
+ * part B and leave the global atomics out, every sum written by the one thread that owns it. */
+GRADED_TEST(technique, merge_by_reduction, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    const struct sass_rule rules[] = {
+        {"ATOMS\\.", true,
+         "part C counts into private bins in shared memory, as part B does, and its kernels have "
+         "no atomic on shared memory"},
+        {"(^|[^A-Z])(REDG?|ATOMG?)\\.", false,
+         "part C sums the partial histograms with tree reductions and writes each sum once, and "
+         "its kernels have an atomic on global memory"},
+    };
+    check_technique(rules, 2, run_the_reduction);
 }

@@ -1,5 +1,6 @@
-/* The grader of lab 6: contiguous and interleaved coarsening, several parameters each, and a
- * sweep that shows the trade-off. */
+/* The grader of lab 6: contiguous coarsening on a grid sized to the text and on a fixed grid
+ * (the slides' Strategy I), interleaved (Strategy II), several parameters each, and a sweep that
+ * shows the trade-off. */
 #include "lab6.h"
 
 #include "device.h"
@@ -12,7 +13,8 @@
 #include <stdio.h>
 
 /* The kernels graded with fixed parameters: 7 bytes a thread (not a power of two, so thread
- * ranges end mid-block) and 3 blocks (few threads, long loops), and with the student's choices. */
+ * ranges end mid-block) and 3 blocks (few threads, long loops or long sections), and with the
+ * student's choices. */
 static void contiguous_7(const char *d_text, uint64_t length, unsigned long long *d_histogram)
 {
     lab6_histogram_contiguous(d_text, length, d_histogram, 7);
@@ -37,6 +39,17 @@ static void interleaved_as_chosen(const char *d_text, uint64_t length,
                                lab6_chosen_blocks(gpu_multiprocessors()));
 }
 
+static void sections_3_blocks(const char *d_text, uint64_t length, unsigned long long *d_histogram)
+{
+    lab6_histogram_sections(d_text, length, d_histogram, 3);
+}
+
+static void sections_as_chosen(const char *d_text, uint64_t length,
+                               unsigned long long *d_histogram)
+{
+    lab6_histogram_sections(d_text, length, d_histogram, lab6_chosen_blocks(gpu_multiprocessors()));
+}
+
 HISTOGRAM_TESTS(contiguous_7_chars_per_thread, contiguous_7)
 
 HISTOGRAM_TESTS(contiguous_as_chosen, contiguous_as_chosen)
@@ -44,6 +57,10 @@ HISTOGRAM_TESTS(contiguous_as_chosen, contiguous_as_chosen)
 HISTOGRAM_TESTS(interleaved_3_blocks, interleaved_3_blocks)
 
 HISTOGRAM_TESTS(interleaved_as_chosen, interleaved_as_chosen)
+
+HISTOGRAM_TESTS(sections_3_blocks, sections_3_blocks)
+
+HISTOGRAM_TESTS(sections_as_chosen, sections_as_chosen)
 
 GRADED_TEST(contiguous_as_chosen, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {
@@ -53,6 +70,11 @@ GRADED_TEST(contiguous_as_chosen, past_4gib, .init = require_gpu, .timeout = COR
 GRADED_TEST(interleaved_as_chosen, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     check_histogram_past_4gib("lab6_histogram_interleaved", interleaved_as_chosen);
+}
+
+GRADED_TEST(sections_as_chosen, past_4gib, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    check_histogram_past_4gib("lab6_histogram_sections", sections_as_chosen);
 }
 
 GRADED_TEST(choices, are_launchable, .timeout = CORRECTNESS_TIMEOUT_S)
@@ -93,6 +115,10 @@ GRADED_TEST(speed, coarsened_against_lab5, .init = require_gpu_and_timing, .time
                       "lab 6 reference (%u a thread)", false),
         parameterized(reference_lab6_histogram_interleaved, reference_lab6_chosen_blocks(sms),
                       "lab 6 reference (%u blocks)", false),
+        parameterized(lab6_histogram_sections, lab6_chosen_blocks(sms),
+                      "yours (sections, %u blocks)", true),
+        parameterized(reference_lab6_histogram_sections, reference_lab6_chosen_blocks(sms),
+                      "lab 6 reference (sections, %u blocks)", false),
     };
     const struct speed_table tables[] = {
         {"Lab 6, part A: contiguous partitioning with your chars_per_thread, against lab 5's "
@@ -101,8 +127,11 @@ GRADED_TEST(speed, coarsened_against_lab5, .init = require_gpu_and_timing, .time
         {"Lab 6, part B: interleaved partitioning with your grid size, against lab 5's "
          "shared-memory kernel",
          1, 2, 4},
+        {"Lab 6, part C: contiguous sections on your grid size (Strategy I), against lab 5's "
+         "shared-memory kernel",
+         5, 2, 6},
     };
-    report_histogram_speed(TIMED_CALL_BYTES, contenders, 5, tables, 2);
+    report_histogram_speed(TIMED_CALL_BYTES, contenders, 7, tables, 3);
 }
 
 GRADED_TEST(speed, sweep_of_the_parameters, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
@@ -110,7 +139,7 @@ GRADED_TEST(speed, sweep_of_the_parameters, .init = require_gpu_and_timing, .tim
     int sms = gpu_multiprocessors();
     static const unsigned int chars_per_thread[] = {1, 4, 16, 32, 64, 256, 1024};
     static const unsigned int blocks_per_sm[] = {1, 2, 4, 8, 16, 32};
-    struct contender contenders[1 + 7 + 6];
+    struct contender contenders[1 + 7 + 6 + 6];
     int count = 0;
     contenders[count++] = (struct contender){.label = "lab 5 reference (shared)", .calls = 4,
                                              .function = reference_lab5_histogram_private_shared};
@@ -123,17 +152,24 @@ GRADED_TEST(speed, sweep_of_the_parameters, .init = require_gpu_and_timing, .tim
                                             blocks_per_sm[k] * (unsigned int)sms,
                                             "yours, interleaved, %u blocks", true);
     }
+    for (int k = 0; k < 6; k++) {
+        contenders[count++] = parameterized(lab6_histogram_sections,
+                                            blocks_per_sm[k] * (unsigned int)sms,
+                                            "yours, sections, %u blocks", true);
+    }
     report_histogram_sweep("Lab 6: how the parameters trade off (choose yours from this)",
                            contenders, count, 0, TEXT_ENGLISH_LIKE);
 }
 
-/* The technique check's run: both partitionings once, with the student's chosen parameters. */
+/* The technique check's run: each kernel once, with the student's chosen parameters. */
 static void run_every_function(const struct technique_inputs *inputs)
 {
     lab6_histogram_contiguous(inputs->d_text, inputs->length, inputs->d_bins,
                               lab6_chosen_chars_per_thread());
     lab6_histogram_interleaved(inputs->d_text, inputs->length, inputs->d_bins,
                                lab6_chosen_blocks(gpu_multiprocessors()));
+    lab6_histogram_sections(inputs->d_text, inputs->length, inputs->d_bins,
+                            lab6_chosen_blocks(gpu_multiprocessors()));
 }
 
 /* Lab 6 coarsens lab 5's shared-memory kernel. */

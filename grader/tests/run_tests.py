@@ -453,8 +453,11 @@ def part_docs():
     print("== the docs: every figure they quote is in a recorded log (grader/tests/check_figures.py)")
     status, output = run([sys.executable, "grader/tests/check_figures.py"], log=os.path.join(WORK, "figures.log"))
     unbacked = [line for line in output.splitlines() if re.match(r"\S+:\d+: ", line)]
+    awaiting = [line for line in unbacked if ": awaits make results" in line]
+    missing = [line for line in unbacked if line not in awaiting]
     tally.check("every figure in the docs is in a recorded log", "pass" if status == 0 else "fail",
-                f"{len(unbacked)} not, first {unbacked[0] if unbacked else '?'}; log: build/test/figures.log")
+                f"{len(missing)} not, {len(awaiting)} awaiting make results on a GPU, first "
+                f"{(missing or awaiting or ['?'])[0]}; log: build/test/figures.log")
     # The check itself, on a small tree: a logged figure, a computed one and a rule pass; an
     # unlogged one, a wrong computation and an unlogged operand fail.
     tree = os.path.join(WORK, "figures-tree")
@@ -465,6 +468,10 @@ def part_docs():
         log.write("| kernel | median time | GB/s |\n| a | 0.772 ms | 4136 |\n| b | 0.056 ms | 170 |\n")
     with open(os.path.join(tree, "docs/results/b.log"), "w") as log:
         log.write("| kernel | median time |\n| c | 0.5 ms |\n")
+    with open(os.path.join(tree, "docs/results/device.md"), "w") as log:
+        log.write("| top clock of a multiprocessor | 1.98 GHz |\n| shared memory | 228 KB |\n"
+                  "sm_90 kernel: 32 registers\nmain loop: 173 instructions\n"
+                  "by opcode: 4 LDG.E.EF.128, 32 ATOMS.POPC.INC.32\n")
     cases = [
         ("a logged time and a table cell's rate", "It took 0.772 ms, 4136 GB/s.", True),
         ("a ratio computed from logged times", "About 14x slower. <!-- computed: 14x = 0.772 ms / 0.056 ms -->", True),
@@ -478,6 +485,18 @@ def part_docs():
         ("a figure of the log the doc names", "<!-- figures from: docs/results/a.log --> It took 0.772 ms.", True),
         ("a named log that does not exist", "<!-- figures from: docs/results/gone.log --> It took 0.772 ms.", False),
         ("a comment that begins a line", "About\n<!-- computed: 14x = 0.772 ms / 0.056 ms --> 14x slower.", False),
+        ("a logged clock", "at up to 1.98 GHz", True),
+        ("a clock in no log", "at about 2 GHz", False),
+        ("a logged size of the hardware", "228 KB of shared memory", True),
+        ("a size of the hardware in no log", "256 KB of L1", False),
+        ("a logged register count", "32 registers a thread", True),
+        ("a register count in no log", "40 registers a thread", False),
+        ("a logged instruction count", "173 instructions", True),
+        ("an instruction count in no log", "about 3 instructions a byte", False),
+        ("a logged count of an opcode", "4 `LDG.E.EF.128` a pass", True),
+        ("the count of an opcode's prefix", "32 `ATOMS.POPC.INC` a loop", True),
+        ("a count of an opcode in no log", "64 `PRMT`", False),
+        ("a sentence that awaits make results", "It reads as fast. <!-- awaits make results: the main loop -->", False),
     ]
     for description, text, backed in cases:
         for name in ("README.md", "labs/lab1-x/README.md"):
@@ -486,6 +505,135 @@ def part_docs():
         status, output = run([sys.executable, os.path.join(ROOT, "grader/tests/check_figures.py"), tree])
         tally.check(f"check_figures: {description}: {'backed' if backed else 'refused'}",
                     "pass" if (status == 0) == backed else "fail", output.strip().splitlines()[0] if status else "")
+
+
+    # make results finds a kernel's main loop in its machine code: the innermost loop with the
+    # most instructions (bench/record_results.py), here of a made-up kernel.
+    import record_results  # noqa: E402 (bench/, on the path above)
+    sass = "\n".join(f"        /*{address:04x}*/                   {text} ;" for address, text in [
+        (0x00, "MOV R1, c[0x0][0x28]"), (0x10, "LDG.E R2, desc[UR4][R4.64]"), (0x20, "@P0 BRA 0x10"),
+        (0x30, "LDG.E.128 R4, desc[UR4][R2.64]"), (0x40, "PRMT R5, R4, 0x5504, R6"), (0x50, "LDS R7, [R5]"),
+        (0x60, "@!P1 BRA 0x30"), (0x70, "@P2 BRA 0x0"), (0x80, "EXIT")])
+    kernels = record_results.kernels_of("        Function : _Z6kernelv\n" + sass)
+    text = "\n".join(record_results.main_loops_text(kernels, ["kernel"]))
+    wanted = ["main loop: 0x0030 to 0x0060, 4 instructions", "1 LDG.E.128", "1 PRMT", "1 LDS"]
+    tally.check("make results: a kernel's main loop, counted", "pass" if all(w in text for w in wanted) else "fail",
+                "" if all(w in text for w in wanted) else text.replace("\n", " | ")[:200])
+    part_docs_skeletons()
+    part_docs_hints()
+    part_docs_answers()
+
+
+def part_docs_answers():
+    """Every question of every handout has an answer in its lab's answers.md."""
+    status, output = run([sys.executable, "grader/tests/check_answers.py"], log=os.path.join(WORK, "answers.log"))
+    tally.check("every handout question has its answer", "pass" if status == 0 else "fail",
+                f"{output.strip().splitlines()[0]}; log: build/test/answers.log" if status else "")
+    tree = os.path.join(WORK, "answers-tree")
+    handout = "# Lab 1\n\n## Questions\n\n1. Why?\n2. How many?\n\n## Build\n\n3. not a question\n"
+    cases = [
+        ("every question answered", "## Question 1\n\nBecause.\n\n## Question 2\n\nTwo.\n", 0),
+        ("a question without an answer", "## Question 1\n\nBecause.\n", 1),
+        ("an empty answer", "## Question 1\n\nBecause.\n\n## Question 2\n\n<!-- later -->\n", 1),
+        ("an answer to no question", "## Question 1\n\nA.\n\n## Question 2\n\nB.\n\n## Question 3\n\nC.\n", 1),
+        ("no answers file", None, 1),
+    ]
+    for description, answers, expected in cases:
+        shutil.rmtree(tree, ignore_errors=True)
+        os.makedirs(os.path.join(tree, "labs/lab1-x"))
+        with open(os.path.join(tree, "labs/lab1-x/README.md"), "w") as out:
+            out.write(handout)
+        if answers is not None:
+            with open(os.path.join(tree, "labs/lab1-x/answers.md"), "w") as out:
+                out.write(answers)
+        status, output = run([sys.executable, os.path.join(ROOT, "grader/tests/check_answers.py"), tree])
+        tally.check(f"check_answers: {description}: exit {expected}", "pass" if status == expected else "fail",
+                    output.strip().splitlines()[0] if output.strip() else f"exit {status}")
+
+
+def part_docs_hints():
+    """Every TODO of every skeleton has hints naming tests its grader has (grader/hints.py), and
+    the hint shown is the next of the first TODO not yet passed, one at a time."""
+    # The lab's test list, which the hints' patterns are checked against, comes from its grader.
+    listings = [f"build/listing/{lab}/tests.records" for lab in labs()]
+    status, output = run(["make", "-s", f"-j{parallel_gradings()}", *listings], log=os.path.join(WORK, "listings.log"))
+    if status != 0:
+        tally.check("every lab's test list builds", "fail", "log: build/test/listings.log")
+    status, output = run([sys.executable, "grader/hints.py", "--check"])
+    built = sum(os.path.exists(os.path.join(ROOT, path)) for path in listings)
+    tally.check("every TODO has its hints, naming its lab's tests", "pass" if status == 0 and built == len(labs()) else "fail",
+                output.strip().splitlines()[0] if status else f"{built} of {len(labs())} labs' test lists")
+    tree = os.path.join(WORK, "hints-tree")
+    hints = ("# Lab 1: hints\n\n## TODO 1: first\ntests: part_a/*\n\n### the idea\n\nidea one\n\n"
+             "### the API\n\nAPI one\n\n## TODO 2-3: second\ntests: part_b/*\n\n### the idea\n\nidea two\n")
+    skeleton = "// TODO 1: a\n// TODO 2: b\n// TODO 3: c\n"
+    listing = "listed\tpart_a/x\nlisted\tpart_b/y\n"
+
+    def make_tree(hints_text, skeleton_text, tap):
+        shutil.rmtree(tree, ignore_errors=True)
+        for folder in ("labs/lab1-x", "build/listing/lab1-x", "build/hints/lab1-x"):
+            os.makedirs(os.path.join(tree, folder))
+        for path, text in (("labs/lab1-x/hints.md", hints_text), ("labs/lab1-x/lab1.cu", skeleton_text),
+                           ("build/listing/lab1-x/tests.records", listing),
+                           ("build/hints/lab1-x/last-grading.tap", tap)):
+            with open(os.path.join(tree, path), "w") as out:
+                out.write(text)
+
+    def hint(*arguments):
+        return run([sys.executable, os.path.join(ROOT, "grader/hints.py"), "--root", tree, *arguments])
+
+    cases = [
+        ("a TODO of the skeleton without hints", hints.replace("## TODO 2-3", "## TODO 2"), 1),
+        ("a pattern that matches none of the lab's tests", hints.replace("part_b/*", "part_c/*"), 1),
+        ("a TODO with no 'tests:' line", hints.replace("tests: part_a/*\n", ""), 1),
+        ("hints as they must be", hints, 0),
+    ]
+    for description, text, expected in cases:
+        make_tree(text, skeleton, "")
+        status, output = hint("--check")
+        tally.check(f"hints --check: {description}: exit {expected}", "pass" if status == expected else "fail",
+                    output.strip().splitlines()[0] if output.strip() else f"exit {status}")
+    passed_a = "TAP version 13\n1..2\nok 1 - part_a/x\nnot ok 2 - part_b/y\n"
+    make_tree(hints, skeleton, passed_a)
+    shown = [hint("lab1")[1].splitlines()[0] for _ in range(3)] + [hint("lab1", "--todo", "1")[1].splitlines()[0]]
+    expected = ["lab1, TODOs 2 to 3 (second), hint 1 of 1: the idea"] * 3 + ["lab1, TODO 1 (first), hint 1 of 2: the idea"]
+    tally.check("hints: the next hint of the first TODO not passed, one at a time",
+                "pass" if shown == expected else "fail", "" if shown == expected else f"shown: {shown}")
+    make_tree(hints, skeleton, passed_a.replace("not ok 2", "ok 2"))
+    output = hint("lab1")[1]
+    tally.check("hints: none when every TODO's tests passed", "pass" if "no hint needed" in output else "fail",
+                output.strip().splitlines()[0] if output.strip() else "no output")
+
+
+def part_docs_skeletons():
+    """The committed skeletons are what their solutions make (grader/make_skeleton.py); the
+    generator refuses bad markers and its check fails on a skeleton edited by hand."""
+    status, output = run([sys.executable, "grader/make_skeleton.py", "--check"])
+    tally.check("every skeleton is made from its solution", "pass" if status == 0 else "fail",
+                output.strip().splitlines()[-1] if status else "")
+    tree = os.path.join(WORK, "skeleton-tree")
+    cases = [
+        ("a skeleton edited by hand", "// SKELETON: (void)x;\nint a;\n", "(void)x;\nint a;\n// edited\n", 1),
+        ("a solution block never ended", "// BEGIN SOLUTION\nint a;\n", None, 2),
+        ("an END SOLUTION without its BEGIN", "int a;\n    // END SOLUTION\n", None, 2),
+        ("a SKELETON line inside a solution block", "// BEGIN SOLUTION\n// SKELETON: x\n// END SOLUTION\n", None, 2),
+        ("a marker that is not a line of its own", "int a; // BEGIN SOLUTION\n", None, 2),
+        ("a skeleton made as it must be", "// SKELETON: (void)x;\n    // BEGIN SOLUTION\nint a;\n    // END SOLUTION\nint b;\n",
+         "(void)x;\nint b;\n", 0),
+    ]
+    for description, solution, skeleton, expected in cases:
+        shutil.rmtree(tree, ignore_errors=True)
+        os.makedirs(os.path.join(tree, "solutions/lab1-x"))
+        os.makedirs(os.path.join(tree, "labs/lab1-x"))
+        with open(os.path.join(tree, "solutions/lab1-x/lab1.cu"), "w") as out:
+            out.write(solution)
+        if skeleton is not None:
+            with open(os.path.join(tree, "labs/lab1-x/lab1.cu"), "w") as out:
+                out.write(skeleton)
+        status, output = run([sys.executable, os.path.join(ROOT, "grader/make_skeleton.py"), "--check",
+                              "--root", tree])
+        tally.check(f"make_skeleton: {description}: exit {expected}", "pass" if status == expected else "fail",
+                    output.strip().splitlines()[0] if output.strip() else f"exit {status}")
 
 
 def part_labs():
@@ -858,7 +1006,7 @@ def part_dist():
                     f"{lab} {name}: exit {status}: {output.strip()[:200]}")
     # Every --solution or --variant command in the students' docs names what the tarball runs.
     docs = ["README.md", "docs/student-guide.md"] + sorted(
-        os.path.relpath(path, kit) for path in glob.glob(os.path.join(kit, "labs/*/README.md")))
+        os.path.relpath(path, kit) for path in glob.glob(os.path.join(kit, "labs/*/*.md")))
     full_names = {short(lab): lab for lab in labs()} | {lab: lab for lab in labs()}
     unrunnable, named = [], 0
     for doc in docs:

@@ -33,7 +33,7 @@ __device__ void commit_block_bins(const unsigned int *block_bins, unsigned long 
 }
 
 // ---------------------------------------------------------------------------------------
-// Part A: contiguous partitioning (figure 9.12).
+// Part A: contiguous partitioning (figure 9.12), on a grid sized to the text.
 // ---------------------------------------------------------------------------------------
 
 __global__ void histogram_contiguous_kernel(const char *text, uint64_t length,
@@ -48,7 +48,7 @@ __global__ void histogram_contiguous_kernel(const char *text, uint64_t length,
     // together they cover every byte exactly once. A stretch that runs past the end of the
     // text stops at length: nothing past the text is read. Positions past 4 GiB must work.
     // The grader checks the histogram with 7 bytes a thread (stretches that end mid-block) and
-    // with your part C choice, on every input of lab 4 and a text past 4 GiB, with guard
+    // with your part D choice, on every input of lab 4 and a text past 4 GiB, with guard
     // letters after the text that must not be counted.
     (void)text;
     (void)length;
@@ -73,7 +73,7 @@ void lab6_histogram_contiguous(const char *d_text, uint64_t length,
 }
 
 // ---------------------------------------------------------------------------------------
-// Part B: interleaved partitioning (figure 9.14).
+// Part B: interleaved partitioning (figure 9.14; the slides' Strategy II), on a fixed grid.
 // ---------------------------------------------------------------------------------------
 
 __global__ void histogram_interleaved_kernel(const char *text, uint64_t length,
@@ -86,7 +86,7 @@ __global__ void histogram_interleaved_kernel(const char *text, uint64_t length,
     // byte exactly once, into block_bins: on every pass the grid's threads take as many
     // consecutive bytes as there are threads, neighbour next to neighbour (coalesced), then
     // all move on together until the text ends. Positions past 4 GiB must work. The grader
-    // checks the histogram with 3 blocks (few threads, long loops) and with your part C
+    // checks the histogram with 3 blocks (few threads, long loops) and with your part D
     // choice, on every input of lab 4 and a text past 4 GiB.
     (void)text;
     (void)length;
@@ -108,23 +108,58 @@ void lab6_histogram_interleaved(const char *d_text, uint64_t length,
 }
 
 // ---------------------------------------------------------------------------------------
-// Part C: your choices. Run ./grade lab6 and read its sweep table before you choose.
+// Part C: contiguous partitioning on a fixed grid (the slides' Strategy I).
+// ---------------------------------------------------------------------------------------
+
+__global__ void histogram_sections_kernel(const char *text, uint64_t length,
+                                          unsigned long long *histogram)
+{
+    __shared__ unsigned int block_bins[HISTOGRAM_BINS];
+    zero_block_bins(block_bins);
+
+    // TODO 5: whatever the grid, its threads cut the text into as many sections of
+    // consecutive bytes as there are threads, in the threads' order, each section the length
+    // divided by the number of threads, rounded up, so that together they reach the end (the
+    // last sections shorter, or empty when there are more threads than bytes); this thread
+    // counts its own section into block_bins. Positions past 4 GiB must work. The grader
+    // checks the histogram with 3 blocks (long sections) and with your part D choice, on every
+    // input of lab 4 and a text past 4 GiB, with guard letters after the text.
+    (void)text;
+    (void)length;
+
+    commit_block_bins(block_bins, histogram);
+}
+
+void lab6_histogram_sections(const char *d_text, uint64_t length,
+                             unsigned long long *d_histogram, unsigned int blocks)
+{
+    CUDA_CHECK(cudaMemset(d_histogram, 0, HISTOGRAM_BINS * sizeof *d_histogram));
+    if (length == 0)
+        return;
+    // TODO 6: launch the kernel above with exactly `blocks` blocks of threads_per_block
+    // threads, then check the launch for errors.
+    (void)d_text;
+    (void)blocks;
+}
+
+// ---------------------------------------------------------------------------------------
+// Part D: your choices. Run ./grade lab6 and read its sweep table before you choose.
 // ---------------------------------------------------------------------------------------
 
 unsigned int lab6_chosen_chars_per_thread(void)
 {
-    // TODO 5: the chars_per_thread that was fastest on YOUR GPU, read from the sweep table
-    // that ./grade lab6 prints once parts A and B pass. The grader checks only that it is at
-    // least 1, and times part A with it; your answer to the handout's question 6 shows the
+    // TODO 7: the chars_per_thread that was fastest on YOUR GPU, read from the sweep table
+    // that ./grade lab6 prints once parts A to C pass. The grader checks only that it is at
+    // least 1, and times part A with it; your answer to the handout's question 7 shows the
     // sweep it came from (a value copied from the handout's GPU is not a measurement).
     return 1;
 }
 
 unsigned int lab6_chosen_blocks(int multiprocessors)
 {
-    // TODO 6: the grid size that was fastest on YOUR GPU in the same sweep, as a number of
+    // TODO 8: the grid size that was fastest on YOUR GPU in the same sweep, as a number of
     // blocks per multiprocessor times multiprocessors (so that it follows the GPU it runs
     // on). The grader checks that it is a launchable grid (1 to 2^31 - 1 blocks) for 1 to 1024
-    // multiprocessors, and times part B with it.
+    // multiprocessors, and times parts B and C with it.
     return (unsigned int)multiprocessors;
 }

@@ -10,19 +10,28 @@
 extern "C" {
 #endif
 
-/* Part A, contiguous partitioning (figure 9.12): each thread counts chars_per_thread
- * consecutive bytes (the last thread fewer); as many blocks as that takes. chars_per_thread
- * is at least 1. Otherwise a histogram_function. */
+/* Part A, contiguous partitioning (figure 9.12; the slides' Strategy I, on the book's grid, sized
+ * to the text): each thread counts chars_per_thread consecutive bytes (the last thread fewer);
+ * as many blocks as that takes. chars_per_thread is at least 1. Otherwise a histogram_function. */
 void lab6_histogram_contiguous(const char *d_text, uint64_t length,
                                unsigned long long *d_histogram, unsigned int chars_per_thread);
 
-/* Part B, interleaved partitioning (figure 9.14): exactly `blocks` blocks (at least 1); the
- * grid's threads stride through the text together, each taking every (grid size)-th byte. */
+/* Part B, interleaved partitioning (figure 9.14; the slides' Strategy II): exactly `blocks`
+ * blocks (at least 1); the grid's threads stride through the text together, each taking every
+ * (grid size)-th byte. */
 void lab6_histogram_interleaved(const char *d_text, uint64_t length,
                                 unsigned long long *d_histogram, unsigned int blocks);
 
-/* Part C, your choices for the timed comparison: the chars_per_thread you would use, and the
- * number of blocks for the interleaved kernel on a GPU with this many multiprocessors. */
+/* Part C, contiguous partitioning on a fixed grid (the lecture slides' Strategy I): exactly
+ * `blocks` blocks (at least 1); the text is cut into one section a thread of the grid, in the
+ * threads' order, each the text's length divided by the grid's threads, rounded up (the last
+ * sections shorter, or empty). */
+void lab6_histogram_sections(const char *d_text, uint64_t length,
+                             unsigned long long *d_histogram, unsigned int blocks);
+
+/* Part D, your choices for the timed comparison: the chars_per_thread you would use, and the
+ * number of blocks for the fixed-grid kernels (parts B and C) on a GPU with this many
+ * multiprocessors. */
 unsigned int lab6_chosen_chars_per_thread(void);
 unsigned int lab6_chosen_blocks(int multiprocessors);
 

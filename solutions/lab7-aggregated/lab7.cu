@@ -1,4 +1,9 @@
-// Lab 7 reference solution: aggregated histograms.
+// SKELETON: // Lab 7: aggregation. Read README.md in this folder first; the TODOs follow its tasks.
+// SKELETON: // Build and grade with:   make lab7 && ./grade lab7
+// BEGIN SOLUTION
+// Lab 7 reference solution: aggregated histograms. The skeleton, labs/lab7-aggregated/lab7.cu,
+// is made from this file by grader/make_skeleton.py, which says how the markers work.
+// END SOLUTION
 #include "lab7.h"
 
 #include "cuda_check.h"
@@ -39,6 +44,16 @@ __global__ void histogram_aggregated_kernel(const char *text, uint64_t length,
     __shared__ unsigned int block_bins[HISTOGRAM_BINS];
     zero_block_bins(block_bins);
 
+    // TODO 1: count the text as lab 6's interleaved kernel does (the grid's threads sweep it
+    // together, each byte counted once, positions past 4 GiB included), but aggregated
+    // (figure 9.15): consecutive letters of one bin that this thread meets are added to
+    // block_bins as one run, with one atomic for the whole run instead of one per letter.
+    // Bytes that are not lowercase letters are counted nowhere (let them neither end nor
+    // extend a run: runs stay long). Every run is added exactly once, the last one too. The
+    // grader checks the histogram on every input of lab 4 (the runs among them) and a text
+    // past 4 GiB, and that the machine code adds whole runs to shared memory, not only
+    // increments of 1.
+    // BEGIN SOLUTION
     // The run of letters of one bin this thread has seen and not yet added.
     int run_bin = -1;
     unsigned int run_length = 0;
@@ -60,6 +75,9 @@ __global__ void histogram_aggregated_kernel(const char *text, uint64_t length,
     }
     if (run_length > 0)
         atomicAdd(&block_bins[run_bin], run_length);
+    // END SOLUTION
+    // SKELETON: (void)text;
+    // SKELETON: (void)length;
 
     commit_block_bins(block_bins, histogram);
 }
@@ -102,6 +120,12 @@ __global__ void histogram_global_aggregated_kernel(const char *text, uint64_t le
     uint64_t begin = thread * LAB7_GLOBAL_CHARS_PER_THREAD;
     uint64_t end = min(begin + LAB7_GLOBAL_CHARS_PER_THREAD, length);
 
+    // TODO 2: count this thread's bytes [begin, end) as histogram_global_contiguous_kernel
+    // above does, with no private bins, but aggregated as in TODO 1: each run of letters of
+    // one bin is added straight to its 64-bit bin of histogram with one atomic, the last run
+    // too. The grader checks the histogram on every input of lab 4 and a text past 4 GiB, and
+    // that the machine code has a 64-bit atomic add to global memory.
+    // BEGIN SOLUTION
     int run_bin = -1;
     unsigned long long run_length = 0;
     for (uint64_t i = begin; i < end; i++) {
@@ -119,6 +143,10 @@ __global__ void histogram_global_aggregated_kernel(const char *text, uint64_t le
     }
     if (run_length > 0)
         atomicAdd(&histogram[run_bin], run_length);
+    // END SOLUTION
+    // SKELETON: (void)text;
+    // SKELETON: (void)histogram;
+    // SKELETON: (void)end;
 }
 
 static unsigned int global_blocks_for(uint64_t length)

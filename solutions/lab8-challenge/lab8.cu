@@ -1,4 +1,10 @@
-// Lab 8 reference solution: a histogram limited by memory bandwidth, not by instructions.
+// SKELETON: // Lab 8, the challenge: as fast as the memory allows. Read README.md in this folder first; the
+// SKELETON: // TODOs follow its tasks. Any correct kernel is accepted; the grade is the share of the
+// SKELETON: // memory's bandwidth it reaches. Build and grade with:   make lab8 && ./grade lab8
+// BEGIN SOLUTION
+// Lab 8 reference solution: a histogram limited by memory bandwidth, not by instructions. The
+// skeleton, labs/lab8-challenge/lab8.cu, is made from this file by grader/make_skeleton.py,
+// which says how the markers work.
 //
 // Reading 1 GiB at about 4 TB/s leaves each multiprocessor of an H200 roughly 16 bytes per
 // clock, while its integer units do 64 operations per clock: four operations a byte at most,
@@ -11,19 +17,21 @@
 //   - the seven counters of a thread packed as nibbles in one register, so a single add counts
 //     a byte into whichever bin it belongs to (and non-letters add 0);
 //   - atomics only at the very end: a warp's counts are summed with shuffles first.
+// END SOLUTION
 #include "lab8.h"
 
 #include "cuda_check.h"
 
+// Two blocks of 1024 threads: 2048 threads, all an sm_80 or sm_90 multiprocessor holds, and
+// only if the kernel keeps to 32 registers a thread (the handout's "Registers and occupancy").
 static const unsigned int threads_per_block = 1024;
 static const unsigned int blocks_per_multiprocessor = 2;
 
-// The table: one row per byte value, holding 32 copies of that byte's increment, one per
-// shared-memory bank. Lane l always reads column l, so the 32 lookups of a warp fall in 32
-// different banks whatever the bytes are, and never wait on each other. A row is 64 words
-// (256 bytes) so that a byte value times 256 is a row's address: byte_perm builds it by
-// placing the byte in bits 8-15. The upper 32 words of each row are unused, and the last
-// row's are left out: the table and block_bins then fit in the 64 KB a block may have on sm_75.
+// The lookup table (task 2 of the handout): one row per byte value, holding 32 copies of that
+// byte's increment, one per shared-memory bank, so that lane l can always read column l. A row
+// is 64 words (256 bytes), so that a byte value times 256 is its row's address; the upper 32
+// words of each row are not used, and the last row's are left out: the table and block_bins
+// then fit in the 64 KB that a block may have on sm_75.
 #define TABLE_ROW_WORDS 64
 #define TABLE_WORDS (255 * TABLE_ROW_WORDS + 32)
 #define TABLE_BYTES (TABLE_WORDS * sizeof(unsigned int))
@@ -34,39 +42,75 @@ static const unsigned int blocks_per_multiprocessor = 2;
 // What a byte adds to the packed counters: 1 in its bin's nibble, or 0 for a non-letter.
 __device__ unsigned int increment_of(unsigned int byte)
 {
+    // TODO 1: for a lowercase letter, a word with 1 in the nibble of the letter's bin (bits
+    // 4b to 4b+3 for bin b) and 0 everywhere else; for any other byte value (0 to 255), 0.
+    // No byte may be counted in a wrong bin or counted at all when it is not a letter: the
+    // grader checks the histogram on texts of every byte value.
+    // BEGIN SOLUTION
     unsigned int position = byte - 'a';
     return position < 26 ? 1u << (4 * (position / LETTERS_PER_BIN)) : 0u;
+    // END SOLUTION
+    // SKELETON: (void)byte;
+    // SKELETON: return 0;
 }
 
-// The sum of the increments of a word's four bytes. lane_bytes is the thread's lane times 4:
-// byte_perm puts it in bits 0-7 and byte `which` of word in bits 8-15, which together are the
-// byte offset of the thread's copy of that byte's increment.
+// The sum of the increments of the four bytes of word, read from the thread's column of the
+// table. lane_bytes is the thread's lane times 4 (its column's byte offset in a row).
 __device__ unsigned int count_word(const char *table, unsigned int lane_bytes, unsigned int word)
 {
+    // TODO 3: the sum of the increments of the four bytes of word, each read from the table
+    // in this thread's own column (byte offset lane_bytes within the byte's row), so that the
+    // 32 lookups of a warp fall in 32 different banks whatever the bytes are. Budget: about
+    // two instructions a byte (forming the address, and the load), with no test and no
+    // branch. The grader checks the histogram; the speed tables show whether you kept to the
+    // budget.
+    // BEGIN SOLUTION
+    // byte_perm puts lane_bytes in bits 0-7 and byte `which` of word in bits 8-15, which
+    // together are the byte offset of the thread's copy of that byte's increment.
     return *(const unsigned int *)(table + __byte_perm(word, lane_bytes, 0x5504)) +
            *(const unsigned int *)(table + __byte_perm(word, lane_bytes, 0x5514)) +
            *(const unsigned int *)(table + __byte_perm(word, lane_bytes, 0x5524)) +
            *(const unsigned int *)(table + __byte_perm(word, lane_bytes, 0x5534));
+    // END SOLUTION
+    // SKELETON: (void)table;
+    // SKELETON: (void)lane_bytes;
+    // SKELETON: (void)word;
+    // SKELETON: return 0;
 }
 
-// Counts 16 bytes into two words of byte-wide counters: bins 0, 2, 4, 6 in the bytes of
-// even_bins and bins 1, 3, 5 in those of odd_bins. Each half of the vector adds at most 8 to a
-// nibble, which still fits in 4 bits; the halves are spread into bytes before they are added.
+// Counts 16 bytes into byte-wide counters: bins 0, 2, 4, 6 in the four bytes of even_bins and
+// bins 1, 3, 5 in those of odd_bins.
 __device__ void count_vector(const char *table, unsigned int lane_bytes, uint4 vector,
                              unsigned int &even_bins, unsigned int &odd_bins)
 {
+    // TODO 4: add the counts of the 16 bytes of vector to the byte-wide counters: bin b's
+    // count goes into byte b / 2 of even_bins (b even) or of odd_bins (b odd). A nibble holds
+    // at most 15: the nibble counts of at most two words (8 bytes, so at most 8 in a nibble)
+    // may be added together before they are spread into bytes. The grader checks the
+    // histogram on texts of one letter, where every byte lands in the same bin.
+    // BEGIN SOLUTION
     unsigned int first = count_word(table, lane_bytes, vector.x) +
                          count_word(table, lane_bytes, vector.y);
     unsigned int second = count_word(table, lane_bytes, vector.z) +
                           count_word(table, lane_bytes, vector.w);
     even_bins += (first & NIBBLE_MASK) + (second & NIBBLE_MASK);
     odd_bins += ((first >> 4) & NIBBLE_MASK) + ((second >> 4) & NIBBLE_MASK);
+    // END SOLUTION
+    // SKELETON: (void)table;
+    // SKELETON: (void)lane_bytes;
+    // SKELETON: (void)vector;
+    // SKELETON: (void)even_bins;
+    // SKELETON: (void)odd_bins;
 }
 
-// A byte of even_bins or odd_bins holds at most 255, and one vector adds at most 16 to it: a
-// thread empties them into its 32-bit counts after every 12 of its vectors (192), at most 15.
+// A byte of even_bins or odd_bins holds at most 255, and one vector adds at most 16 to it
+// (16 bytes of one bin): a thread must add its byte-wide counters into its 32-bit counts, and
+// start them again from 0, after at most 15 of its vectors. 12 (12 x 16 = 192) leaves room
+// and divides evenly by 2, 3, 4 or 6 vectors loaded at a time.
 #define VECTORS_PER_FLUSH 12
+// BEGIN SOLUTION
 #define VECTORS_IN_FLIGHT 4
+// END SOLUTION
 
 __device__ void flush(unsigned int counts[HISTOGRAM_BINS], unsigned int even_bins,
                       unsigned int odd_bins)
@@ -81,11 +125,19 @@ __global__ void histogram_kernel(const char *text, uint64_t length, unsigned lon
 {
     extern __shared__ unsigned int table_words[];
     __shared__ unsigned long long block_bins[HISTOGRAM_BINS];
+
+    // TODO 2: before any thread of the block reads them, every word of the table holds the
+    // increment of its row's byte value (the row of word i is i / TABLE_ROW_WORDS), and
+    // block_bins holds zeros. All the block's threads share the filling. The grader checks the
+    // histogram, and ./grade lab8 --sanitize=racecheck finds a lookup that can happen before
+    // the table entry it reads was written.
+    // BEGIN SOLUTION
     for (unsigned int i = threadIdx.x; i < TABLE_WORDS; i += blockDim.x)
         table_words[i] = increment_of(i / TABLE_ROW_WORDS);
     if (threadIdx.x < HISTOGRAM_BINS)
         block_bins[threadIdx.x] = 0;
     __syncthreads();
+    // END SOLUTION
 
     const char *table = (const char *)table_words;
     const unsigned int lane_bytes = (threadIdx.x % 32) * 4;
@@ -93,9 +145,9 @@ __global__ void histogram_kernel(const char *text, uint64_t length, unsigned lon
     const uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
     unsigned int counts[HISTOGRAM_BINS] = {0};
 
-    // 16-byte loads need 16-byte aligned addresses: the bytes before the first boundary
-    // (head) and after the last (tail), fewer than 16 each, are counted one by one, thread t
-    // taking byte t of each.
+    // Given: 16-byte loads need 16-byte aligned addresses, so the bytes before the first
+    // boundary (head) and after the last (tail), fewer than 16 each, are counted one by one,
+    // thread t taking byte t of each.
     uint64_t head = (16 - (uintptr_t)text % 16) % 16;
     if (head > length)
         head = length;
@@ -113,7 +165,16 @@ __global__ void histogram_kernel(const char *text, uint64_t length, unsigned lon
         }
     }
 
-    // Grid-stride over the vectors: a warp reads 512 consecutive bytes on every pass.
+    // TODO 5: count every vector of vectors[0, vector_count) exactly once into counts, the
+    // grid's threads sweeping them together (on each pass neighbouring threads take
+    // neighbouring vectors: a warp reads 512 consecutive bytes), for any length and any
+    // number of blocks. Each 16-byte vector is read with one 16-byte load, counted into byte-
+    // wide counters, and those are added into counts after at most VECTORS_PER_FLUSH of this
+    // thread's vectors (see above). To reach the memory's speed enough bytes must be on their
+    // way at every moment (the handout says how many). The grader checks the histogram (texts past 4 GiB
+    // and of one letter too), that the machine code has 16-byte global loads, and your share
+    // of the copy's bandwidth.
+    // BEGIN SOLUTION
     uint64_t v = thread;
     while (v + (VECTORS_IN_FLIGHT - 1) * threads < vector_count) {
         unsigned int even_bins = 0, odd_bins = 0;
@@ -135,9 +196,17 @@ __global__ void histogram_kernel(const char *text, uint64_t length, unsigned lon
         count_vector(table, lane_bytes, __ldcs(&vectors[v]), even_bins, odd_bins);
         flush(counts, even_bins, odd_bins);
     }
+    // END SOLUTION
+    // SKELETON: (void)vectors;
+    // SKELETON: (void)threads;
+    // SKELETON: (void)vector_count;
 
-    // A warp's counts summed in registers, then one shared atomic a warp and one global
-    // atomic a block for each bin.
+    // TODO 6: add every thread's counts to histogram with as few atomics as possible: each
+    // bin's counts are summed over the warp in registers first, then added to block_bins once
+    // a warp, and block_bins to histogram once a block, after the whole block has added its
+    // warps' sums. The grader checks the histogram; an atomic per thread and bin shows in the
+    // speed tables.
+    // BEGIN SOLUTION
     for (int bin = 0; bin < HISTOGRAM_BINS; bin++) {
         unsigned int count = counts[bin];
         for (int offset = 16; offset > 0; offset /= 2)
@@ -148,6 +217,9 @@ __global__ void histogram_kernel(const char *text, uint64_t length, unsigned lon
     __syncthreads();
     if (threadIdx.x < HISTOGRAM_BINS && block_bins[threadIdx.x] > 0)
         atomicAdd(&histogram[threadIdx.x], block_bins[threadIdx.x]);
+    // END SOLUTION
+    // SKELETON: (void)histogram;
+    // SKELETON: (void)block_bins;
 }
 
 void lab8_histogram(const char *d_text, uint64_t length, unsigned long long *d_histogram)

@@ -1,5 +1,10 @@
+// SKELETON: // Lab 9: the image histogram. Read README.md in this folder first; the TODOs follow its tasks.
+// SKELETON: // Build and grade with:   make lab9 && ./grade lab9
+// BEGIN SOLUTION
 // Lab 9 reference solution: the image histogram of the lecture slides (sixteen bins of 32-bit
-// pixels), then 256 bins of 8-bit pixels.
+// pixels), then 256 bins of 8-bit pixels. The skeleton, labs/lab9-image-histogram/lab9.cu, is
+// made from this file by grader/make_skeleton.py, which says how the markers work.
+// END SOLUTION
 #include "lab9.h"
 
 #include "cuda_check.h"
@@ -23,22 +28,44 @@ static unsigned int blocks_for(uint64_t pixels, unsigned int threads_per_block)
 void lab9_histogram16_host(const uint32_t *image, uint64_t pixels,
                            unsigned long long histogram[SMALL_HISTOGRAM_BINS])
 {
+    // TODO 1: leave in histogram the count of each value 0 to 15 among image[0, pixels); a
+    // pixel of any other value counts in no bin (the contract's rule). histogram holds garbage
+    // on entry. The grader (host16::*) checks images of 0, 1 and about a million pixels, the
+    // photograph and images with values of 16 and above, up to 0xFFFFFFFF, and names a read
+    // past the end, a value of 16 or more counted, and a write outside the 16 bins.
+    // BEGIN SOLUTION
     for (int bin = 0; bin < SMALL_HISTOGRAM_BINS; bin++)
         histogram[bin] = 0;
     for (uint64_t i = 0; i < pixels; i++)
         if (image[i] < SMALL_HISTOGRAM_BINS) // other values are markers, counted in no bin
             histogram[image[i]]++;
+    // END SOLUTION
+    // SKELETON: (void)image;
+    // SKELETON: (void)pixels;
+    // SKELETON: (void)histogram;
 }
 
 __global__ void histogram16_global_kernel(const uint32_t *image, uint64_t pixels,
                                           unsigned long long *histogram)
 {
+    // TODO 2: together the grid's threads count every pixel of image[0, pixels) exactly once
+    // into histogram, by TODO 1's rule, whatever the number of blocks and of threads a block:
+    // a thread takes pixel i = its global index, then i plus the grid's thread count, and so
+    // on, while i < pixels (indices in 64 bits). Threads of the whole grid meet on one bin:
+    // none may lose a count. The grader (global16::*) runs TODO 1's images and blocks of 1, 5,
+    // 15, 16, 17, 100, 256 and 1024 threads (the contract allows any size from 1 to 1024),
+    // three times each.
+    // BEGIN SOLUTION
     const uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < pixels; i += threads) {
         uint32_t value = image[i];
         if (value < SMALL_HISTOGRAM_BINS)
             atomicAdd(&histogram[value], 1ull);
     }
+    // END SOLUTION
+    // SKELETON: (void)image;
+    // SKELETON: (void)pixels;
+    // SKELETON: (void)histogram;
 }
 
 void lab9_histogram16_global(const uint32_t *d_image, uint64_t pixels,
@@ -47,21 +74,36 @@ void lab9_histogram16_global(const uint32_t *d_image, uint64_t pixels,
     CUDA_CHECK(cudaMemset(d_histogram, 0, SMALL_HISTOGRAM_BINS * sizeof *d_histogram));
     if (pixels == 0)
         return;
+    // SKELETON: unsigned int blocks = blocks_for(pixels, threads_per_block);
+    // TODO 3: run histogram16_global_kernel on `blocks` blocks of threads_per_block threads,
+    // and check that the launch succeeded.
+    // BEGIN SOLUTION
     histogram16_global_kernel<<<blocks_for(pixels, threads_per_block), threads_per_block>>>(
         d_image, pixels, d_histogram);
     CUDA_CHECK_LAUNCH();
+    // END SOLUTION
+    // SKELETON: (void)blocks;
+    // SKELETON: (void)d_image;
 }
 
 __global__ void histogram16_shared_kernel(const uint32_t *image, uint64_t pixels,
                                           unsigned long long *histogram)
 {
     __shared__ unsigned int block_bins[SMALL_HISTOGRAM_BINS];
+
+    // TODO 4: zero the sixteen block_bins, the work shared among the block's threads whatever
+    // their number: a block may have fewer threads than there are bins (1, 5, 15 are graded).
+    // No thread may count before every bin is zero.
+    // BEGIN SOLUTION
     // The bins are dealt out to the threads in steps of blockDim.x, not one thread a bin as in
     // the slides: a block of fewer than 16 threads must zero and commit them all too.
     for (unsigned int bin = threadIdx.x; bin < SMALL_HISTOGRAM_BINS; bin += blockDim.x)
         block_bins[bin] = 0;
     __syncthreads(); // every bin is zero before anyone counts
+    // END SOLUTION
 
+    // TODO 5: count the grid's pixels as in TODO 2, into block_bins: none may lose a count.
+    // BEGIN SOLUTION
     const uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < pixels; i += threads) {
         uint32_t value = image[i];
@@ -69,12 +111,23 @@ __global__ void histogram16_shared_kernel(const uint32_t *image, uint64_t pixels
             atomicAdd(&block_bins[value], 1u);
     }
     __syncthreads(); // everyone has counted before the bins are committed
+    // END SOLUTION
 
+    // TODO 6: once every thread of the block has counted, add each non-zero bin into
+    // histogram, once per block, the work shared as in TODO 4. The grader (shared16::*) runs
+    // the images and block sizes of TODO 2, names bins that a block of fewer than 16 threads
+    // left out, and looks in the machine code for atomics on shared memory (technique::*).
+    // BEGIN SOLUTION
     for (unsigned int bin = threadIdx.x; bin < SMALL_HISTOGRAM_BINS; bin += blockDim.x) {
         unsigned int count = block_bins[bin];
         if (count > 0)
             atomicAdd(&histogram[bin], (unsigned long long)count);
     }
+    // END SOLUTION
+    // SKELETON: (void)image;
+    // SKELETON: (void)pixels;
+    // SKELETON: (void)histogram;
+    // SKELETON: (void)block_bins;
 }
 
 void lab9_histogram16_shared(const uint32_t *d_image, uint64_t pixels,
@@ -83,9 +136,15 @@ void lab9_histogram16_shared(const uint32_t *d_image, uint64_t pixels,
     CUDA_CHECK(cudaMemset(d_histogram, 0, SMALL_HISTOGRAM_BINS * sizeof *d_histogram));
     if (pixels == 0)
         return;
+    // SKELETON: unsigned int blocks = blocks_for(pixels, threads_per_block);
+    // TODO 7: run histogram16_shared_kernel as TODO 3 runs its kernel, and check the launch.
+    // BEGIN SOLUTION
     histogram16_shared_kernel<<<blocks_for(pixels, threads_per_block), threads_per_block>>>(
         d_image, pixels, d_histogram);
     CUDA_CHECK_LAUNCH();
+    // END SOLUTION
+    // SKELETON: (void)blocks;
+    // SKELETON: (void)d_image;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -110,6 +169,7 @@ static unsigned int coarsened_blocks_for(uint64_t pixels)
     return (unsigned int)(blocks > needed ? blocks : needed);
 }
 
+// BEGIN SOLUTION
 __device__ void zero_block_bins(unsigned int *block_bins)
 {
     for (unsigned int bin = threadIdx.x; bin < BYTE_HISTOGRAM_BINS; bin += blockDim.x)
@@ -127,15 +187,29 @@ __device__ void commit_block_bins(const unsigned int *block_bins, unsigned long 
     }
 }
 
+// END SOLUTION
 __global__ void histogram256_private_kernel(const uint8_t *pixels, uint64_t count,
                                             unsigned long long *histogram)
 {
     __shared__ unsigned int block_bins[BYTE_HISTOGRAM_BINS];
+
+    // TODO 8: lab 5's private bins for 256 bins: zero block_bins, count every pixel of
+    // pixels[0, count) once into its bin, the grid's threads looping over the pixels as in
+    // TODO 2 (the grid is a few blocks a multiprocessor, far fewer threads than pixels), then
+    // add each non-zero bin into histogram once per block. The grader (private256::*) runs
+    // images of 0 to 16 MiB + 3 pixels, starting anywhere, of every kind and the photograph,
+    // and one of more than 2^32 pixels, three times each.
+    // BEGIN SOLUTION
     zero_block_bins(block_bins);
     const uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += threads)
         atomicAdd(&block_bins[pixels[i]], 1u);
     commit_block_bins(block_bins, histogram);
+    // END SOLUTION
+    // SKELETON: (void)pixels;
+    // SKELETON: (void)count;
+    // SKELETON: (void)histogram;
+    // SKELETON: (void)block_bins;
 }
 
 void lab9_histogram256_private(const uint8_t *d_pixels, uint64_t pixels,
@@ -144,11 +218,20 @@ void lab9_histogram256_private(const uint8_t *d_pixels, uint64_t pixels,
     CUDA_CHECK(cudaMemset(d_histogram, 0, BYTE_HISTOGRAM_BINS * sizeof *d_histogram));
     if (pixels == 0)
         return;
+    // SKELETON: unsigned int blocks = coarsened_blocks_for(pixels);
+    // TODO 9: run histogram256_private_kernel on `blocks` blocks of threads_per_block threads,
+    // and check the launch.
+    // BEGIN SOLUTION
     histogram256_private_kernel<<<coarsened_blocks_for(pixels), threads_per_block>>>(
         d_pixels, pixels, d_histogram);
     CUDA_CHECK_LAUNCH();
+    // END SOLUTION
+    // SKELETON: (void)blocks;
+    // SKELETON: (void)threads_per_block;
+    // SKELETON: (void)d_pixels;
 }
 
+// BEGIN SOLUTION
 // As fast as the memory allows. In the private kernel a warp's 32 increments go to 32 bins of
 // 256: on noise or a photograph, several of them fall in one of shared memory's 32 banks at
 // different words, and the bank serves them one after the other. Here each lane of a warp
@@ -227,8 +310,19 @@ __global__ void __launch_bounds__(fast_threads_per_block, 1)
     }
 }
 
+// END SOLUTION
 void lab9_histogram256(const uint8_t *d_pixels, uint64_t pixels, unsigned long long *d_histogram)
 {
+    // TODO 10: the same histogram as fast as the memory allows: on 1 GiB images at least 90%
+    // of the bandwidth of a device-to-device copy on every image, the single value included,
+    // and faster than CUB's DeviceHistogram. Any kernels of your own. d_pixels may start at any
+    // address. The grader (fast256::*) checks the images of TODO 8 and the one past 4 GiB,
+    // looks in the machine code for 16-byte loads and atomics on shared memory (technique::*),
+    // and prints your share of the copy's bandwidth beside the reference's and CUB's (speed::*)
+    // on 128 MiB images, where a call's fixed costs weigh more and the reference itself shows
+    // less; your speed points compare your time with the reference's. Until then it counts
+    // with your step 1.
+    // BEGIN SOLUTION
     CUDA_CHECK(cudaMemset(d_histogram, 0, BYTE_HISTOGRAM_BINS * sizeof *d_histogram));
     if (pixels == 0)
         return;
@@ -254,4 +348,6 @@ void lab9_histogram256(const uint8_t *d_pixels, uint64_t pixels, unsigned long l
         d_pixels, (unsigned int)head_count, (const uint4 *)(d_pixels + head_count), word_count,
         d_pixels + tail_start, (unsigned int)(pixels - tail_start), d_histogram);
     CUDA_CHECK_LAUNCH();
+    // END SOLUTION
+    // SKELETON: lab9_histogram256_private(d_pixels, pixels, d_histogram);
 }
