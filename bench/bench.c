@@ -187,9 +187,6 @@ static void print_input_table(const struct bench_options *options, const struct 
 
 /* ---------------------------------------------------------------------------------------- */
 
-    return memory;
-}
-
 /* The path of the kit's data file `name`. */
 static void data_path(const char *name, char *path, size_t path_size)
 {
