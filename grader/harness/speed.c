@@ -69,7 +69,10 @@ struct phase_memory {
     char *d_copy;
     unsigned long long *d_expected; /* the grader's own: no worker is handed it */
     unsigned long long *expected;   /* host: the inputs' histograms, calls x counters */
-    unsigned long long *d_results[MAX_TIMED_CONTENDERS + 1];
+    /* Every run's results, whoever runs: one allocation for the whole measurement, so that a
+     * result's place in memory (which slice of the L2 cache its atomics go to) is the same for
+     * every contender. Runs never overlap, and it is poisoned before each. */
+    unsigned long long *d_results;
     int member_count;
     struct l2_cleaner *cleaner;
 };
@@ -98,8 +101,6 @@ static void allocate_phase_memory(struct phase_memory *memory)
         CUDA_CHECK(cudaMalloc((void **)&memory->d_copy, (size_t)memory->stride));
         CUDA_CHECK(cudaMalloc((void **)&memory->d_expected, result_bytes(workload, memory->calls)));
     }
-    for (int m = 0; m < memory->member_count; m++)
-        CUDA_CHECK(cudaMalloc((void **)&memory->d_results[m], result_bytes(workload, memory->calls)));
 }
 
 static void free_phase_memory(struct phase_memory *memory)
@@ -111,15 +112,11 @@ static void free_phase_memory(struct phase_memory *memory)
         CUDA_CHECK(cudaFree(memory->d_copy));
     if (memory->d_expected)
         CUDA_CHECK(cudaFree(memory->d_expected));
-    for (int m = 0; m < memory->member_count; m++)
-        if (memory->d_results[m])
-            CUDA_CHECK(cudaFree(memory->d_results[m]));
     memory->d_inputs = NULL;
     memory->d_copy = NULL;
     memory->d_expected = NULL;
     free(memory->expected);
     memory->expected = NULL;
-    memset(memory->d_results, 0, sizeof memory->d_results);
 }
 
 /* A copy of each call's input, read and written once: the bandwidth every rate is a share of.
@@ -151,7 +148,8 @@ static void prepare_run(struct phase_memory *memory, const struct timed_contende
     const unsigned int counters = workload->result_counters;
     memset(run, 0, sizeof *run);
     run->calls = calls_of(workload, contender);
-    run->d_results = memory->d_results[member];
+    (void)member;
+    run->d_results = memory->d_results;
     size_t bytes = result_bytes(workload, run->calls);
     run->expected = grading_malloc(bytes);
     run->got = grading_malloc(bytes);
@@ -420,6 +418,7 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
     memset(wrong, 0, sizeof wrong);
     struct l2_cleaner cleaner = l2_cleaner_create();
     memory.cleaner = &cleaner;
+    CUDA_CHECK(cudaMalloc((void **)&memory.d_results, result_bytes(workload, most_calls)));
 
     for (int phase = 0; phase < PHASES; phase++) {
         const struct timed_contender *members[MAX_TIMED_CONTENDERS + 1];
@@ -474,6 +473,7 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
             free_phase_memory(&memory);
     }
     l2_cleaner_destroy(&cleaner);
+    CUDA_CHECK(cudaFree(memory.d_results));
 
     /* GRADE_SPEED_TRACE=1 (the kit's own measurements of the grader): every run's time. */
     if (getenv("GRADE_SPEED_TRACE")) {

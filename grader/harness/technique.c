@@ -186,13 +186,13 @@ char *sass_of_kernels(const char *sass, const char *const *names, int count)
 
 /* Runs the lab's functions; returns how many different kernels their worker launched, their
  * names in names[] (malloc'ed), and whether the driver could name them. */
-static int launched_kernels(technique_runner *run_every_function, char **names, int max_names,
-                            bool *named)
+static int launched_kernels(technique_runner *run_every_function, uint64_t seed, char **names,
+                            int max_names, bool *named)
 {
     struct technique_inputs inputs = {NULL, TECHNIQUE_TEXT_BYTES, NULL};
     char *text = malloc(inputs.length);
     cr_assert(text, "out of host memory");
-    generate_text(TEXT_ENGLISH_LIKE, grading_options().seed, text, inputs.length);
+    generate_text(TEXT_ENGLISH_LIKE, seed, text, inputs.length);
     CUDA_CHECK(cudaMalloc((void **)&inputs.d_text, inputs.length));
     CUDA_CHECK(cudaMemcpy(inputs.d_text, text, inputs.length, cudaMemcpyHostToDevice));
     free(text);
@@ -213,18 +213,27 @@ static int launched_kernels(technique_runner *run_every_function, char **names, 
     return kept;
 }
 
-/* Whether the student's calls' results change when kernel is not launched (crossing.h): a
- * kernel that does none of the work (launched on nothing, or named in a forged list of launches)
- * changes nothing. baseline: the results' hashes of a run with every kernel. */
-static bool kernel_does_work(technique_runner *run_every_function, const char *kernel,
-                             const uint64_t *baseline, int baseline_count)
+/* Runs every function on the text of seed; the kernels' names are not kept. */
+static void run_on(technique_runner *run_every_function, uint64_t seed)
 {
-    crossing_skip_kernels(&kernel, 1);
     char *names[MAX_LAUNCHED_KERNELS];
     bool named = true;
-    int launched = launched_kernels(run_every_function, names, MAX_LAUNCHED_KERNELS, &named);
+    int launched = launched_kernels(run_every_function, seed, names, MAX_LAUNCHED_KERNELS, &named);
     for (int n = 0; n < launched; n++)
         free(names[n]);
+}
+
+/* Whether the student's calls' results change when kernel is not launched (crossing.h): a
+ * kernel that does none of the work (launched on nothing, or named in a forged list of launches)
+ * changes nothing. baseline: the results' hashes of a run with every kernel on the text of
+ * seed. A run on another text comes between, so that what a skipped kernel would have written
+ * is not still there from the baseline's run (in memory of the code's own, kept between calls). */
+static bool kernel_does_work(technique_runner *run_every_function, uint64_t seed,
+                             const char *kernel, const uint64_t *baseline, int baseline_count)
+{
+    run_on(run_every_function, seed ^ 0x5A5A5A5Aull);
+    crossing_skip_kernels(&kernel, 1);
+    run_on(run_every_function, seed);
     crossing_skip_kernels(NULL, 0);
     const uint64_t *hashes = NULL;
     int count = crossing_result_hashes(&hashes);
@@ -234,7 +243,7 @@ static bool kernel_does_work(technique_runner *run_every_function, const char *k
 /* For a rule that asks for an instruction: among the launched kernels that have it, one that
  * does part of the work; its name in *worker, or NULL (and the ones tried in tried). */
 static bool rule_does_work(const struct sass_rule *rule, const char *sass, char **names,
-                           int launched, technique_runner *run_every_function,
+                           int launched, technique_runner *run_every_function, uint64_t seed,
                            const uint64_t *baseline, int baseline_count, char *tried,
                            size_t tried_size)
 {
@@ -244,7 +253,7 @@ static bool rule_does_work(const struct sass_rule *rule, const char *sass, char 
         free(own);
         if (!has)
             continue;
-        if (kernel_does_work(run_every_function, names[n], baseline, baseline_count))
+        if (kernel_does_work(run_every_function, seed, names[n], baseline, baseline_count))
             return true;
         char identifier[256];
         kernel_identifier(names[n], identifier, sizeof identifier);
@@ -272,7 +281,9 @@ void check_technique(const struct sass_rule *rules, int count,
     }
     char *names[MAX_LAUNCHED_KERNELS];
     bool named = true;
-    int launched = launched_kernels(run_every_function, names, MAX_LAUNCHED_KERNELS, &named);
+    const uint64_t seed = grading_options().seed;
+    int launched =
+        launched_kernels(run_every_function, seed, names, MAX_LAUNCHED_KERNELS, &named);
     const uint64_t *hashes = NULL;
     int baseline_count = crossing_result_hashes(&hashes);
     uint64_t baseline[64];
@@ -306,7 +317,7 @@ void check_technique(const struct sass_rule *rules, int count,
          * change when it is not launched. */
         char tried[512] = "";
         if (found && rules[r].required && named &&
-            !rule_does_work(&rules[r], sass, names, launched, run_every_function, baseline,
+            !rule_does_work(&rules[r], sass, names, launched, run_every_function, seed, baseline,
                             baseline_count, tried, sizeof tried)) {
             free(ran);
             cr_assert_fail("right answer or not, technique missing: %s\n  (the kernels with "
