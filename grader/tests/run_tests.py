@@ -657,8 +657,52 @@ def secret_lines(kit):
     return {line: origin for line, origin in secrets.items() if len(line) >= 25 and line not in shipped}
 
 
+def check_kit_is_the_commit():
+    """make kit (and so make dist) ships the committed tree: in a clone of this commit, a
+    solution copied over a lab's skeleton and left uncommitted does not ship, and a committed
+    file that holds a solution is refused before anything is built."""
+    clone = os.path.join(WORK, "kit-clone")
+    shutil.rmtree(clone, ignore_errors=True)
+    commit = run(["git", "rev-parse", "HEAD"])[1].strip()
+    status, output = run(["bash", "-c", 'git clone -q --no-checkout "$1" "$2" && git -C "$2" checkout -q "$3"',
+                          "clone", ROOT, clone, commit])
+    if status != 0:
+        tally.check("make kit: a clone of this commit to try it in", "fail", output.strip()[-200:])
+        return
+    solution = os.path.join(ROOT, "solutions", "lab1-race", "lab1.cu")
+    skeleton = os.path.join(clone, "labs", "lab1-race", "lab1.cu")
+    committed = open(skeleton, "rb").read()
+    shutil.copyfile(solution, skeleton)
+    kit = os.path.join(WORK, "kit-of-clone")
+    shutil.rmtree(kit, ignore_errors=True)
+    arch = os.environ.get("CUDA_ARCH", "").split()
+    status, output = run(["make", "-s", "-C", clone, "kit", f"DEST={kit}", "KIT_LABS=lab1-race",
+                          *([f"CUDA_ARCH={arch[-1]}"] if arch else [])], log=os.path.join(WORK, "kit-clone.log"))
+    shipped = os.path.join(kit, "labs", "lab1-race", "lab1.cu")
+    ok = status == 0 and os.path.isfile(shipped) and open(shipped, "rb").read() == committed
+    tally.check("make kit ships the commit, not a solution left on a skeleton", "pass" if ok else "fail",
+                f"exit {status}; log: build/test/kit-clone.log")
+    with open(os.path.join(clone, "labs", "lab1-race", "answer.cu"), "wb") as file:
+        file.write(b"// my answer\n" + open(solution, "rb").read())
+    run(["git", "-C", clone, "checkout", "-q", "--", "labs/lab1-race/lab1.cu"])
+    run(["git", "-C", clone, "add", "labs/lab1-race/answer.cu"])
+    run(["git", "-C", clone, "-c", "user.name=make test", "-c", "user.email=make-test@localhost",
+         "commit", "-q", "-m", "a solution committed into a lab folder"])
+    refused = os.path.join(WORK, "kit-of-clone-refused")
+    shutil.rmtree(refused, ignore_errors=True)
+    status, output = run(["make", "-s", "-C", clone, "kit", f"DEST={refused}", "KIT_LABS=lab1-race"])
+    said = [line for line in output.splitlines() if line.startswith("make kit:")]
+    tally.check("make kit refuses a committed file that holds a solution",
+                "pass" if status != 0 and not os.path.exists(refused) and len(said) == 1
+                and "labs/lab1-race/answer.cu holds solutions/lab1-race/lab1.cu" in said[0] else "fail",
+                f"exit {status}: {output.strip()[-300:]}")
+    shutil.rmtree(clone, ignore_errors=True)
+    shutil.rmtree(kit, ignore_errors=True)
+
+
 def part_dist():
-    print("== make dist: the students' tarball (tracked files only, no solution source; builds and grades)")
+    print("== make dist: the students' tarball (the committed tree, no solution source; builds and grades)")
+    check_kit_is_the_commit()
     planted = os.path.join(ROOT, "submissions-not-tracked")
     os.makedirs(planted, exist_ok=True)
     with open(os.path.join(planted, "lab5.cu"), "w") as out:
