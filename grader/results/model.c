@@ -2,6 +2,7 @@
 #include "model.h"
 
 #include "records.h"
+#include "reports.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -37,6 +38,7 @@ static const char *const cause_names[CAUSE_COUNT] = {
 const char *verdict_name(enum verdict verdict) { return verdict_names[verdict]; }
 const char *failure_cause_name(enum failure_cause cause) { return cause_names[cause]; }
 
+/* Every text of a grading is kept through copy_text or append_line: inert from there on. */
 static char *copy_text(const char *text)
 {
     char *copy = strdup(text ? text : "");
@@ -44,6 +46,7 @@ static char *copy_text(const char *text)
         fprintf(stderr, "results: out of memory\n");
         exit(EXIT_GRADE_MACHINE);
     }
+    make_text_inert(copy);
     return copy;
 }
 
@@ -59,6 +62,7 @@ static void append_line(char **text, const char *line)
     if (old)
         longer[old++] = '\n';
     memcpy(longer + old, line, add + 1);
+    make_text_inert(longer + old);
     *text = longer;
 }
 

@@ -24,6 +24,25 @@ static int utf8_length(const unsigned char *text)
     return length > 1 && out_of_range ? 0 : length;
 }
 
+void make_text_inert(char *text)
+{
+    for (unsigned char *at = (unsigned char *)text; *at;) {
+        int length = utf8_length(at);
+        bool c1_control = length == 2 && at[0] == 0xC2 && at[1] < 0xA0;
+        bool bidi_control = length == 3 && at[0] == 0xE2 &&
+                            ((at[1] == 0x80 && at[2] >= 0xAA && at[2] <= 0xAE) ||
+                             (at[1] == 0x81 && at[2] >= 0xA6 && at[2] <= 0xA9));
+        if (length == 0 || c1_control || bidi_control ||
+            (length == 1 && ((*at < 0x20 && *at != '\n' && *at != '\t') || *at == 0x7F))) {
+            for (int i = 0; i < (length ? length : 1); i++)
+                at[i] = '?';
+            at += length ? length : 1;
+        } else {
+            at += length;
+        }
+    }
+}
+
 void write_json_string(FILE *out, const char *text)
 {
     fputc('"', out);

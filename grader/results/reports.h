@@ -25,6 +25,11 @@ int write_junit_xml(FILE *out, const struct grading *grading);
 /* summary.json: the verdict, counts, ratio, points and problems, for the class table. */
 int write_summary_json(FILE *out, const struct grading *grading);
 
+/* Makes text from a grading (a compiler's errors, a test's messages) inert for every report,
+ * in place: each byte of a control character but newline and tab (a terminal's escape
+ * sequences), of a C1 or bidirectional control, or that is not well-formed UTF-8 becomes '?'. */
+void make_text_inert(char *text);
+
 /* Writes text as a JSON string literal: quotes and escapes, control characters as \u00XX,
  * and bytes that are not UTF-8 as U+FFFD. */
 void write_json_string(FILE *out, const char *text);
