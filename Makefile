@@ -151,12 +151,13 @@ test:
 clean:
 	rm -rf build bench/__pycache__ grader/tests/__pycache__
 
-# Rebuild everything when the compiler flags change (another CUDA_ARCH, say).
+# Rebuild everything when the compiler flags change (another CUDA_ARCH, say). Nothing is written
+# when nothing changed: ./grade-class builds a submission in a kit it may not write.
 build/flags: FORCE
 	@mkdir -p build
 	@echo '$(NVCC) $(NVCCFLAGS) $(CC) $(CFLAGS) $(CPPFLAGS)' | cmp -s - $@ \
 	  || echo '$(NVCC) $(NVCCFLAGS) $(CC) $(CFLAGS) $(CPPFLAGS)' > $@
-	@echo '$(CUDA_ARCH)' > build/cuda-arch
+	@echo '$(CUDA_ARCH)' | cmp -s - build/cuda-arch || echo '$(CUDA_ARCH)' > build/cuda-arch
 
 # Installs Criterion if it is missing and we may; otherwise says how.
 build/criterion.ok: grader/ensure-criterion.sh

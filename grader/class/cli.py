@@ -20,8 +20,9 @@ Grades every student's folder in --submissions (DIR/<student>/labN.cu), each by 
 tests.tap, tests.xml, summary.json, line.json) and the class table (class.csv, class.md).
 
   --submissions DIR   one folder a student, holding labN.cu
-  --out DIR           where the results go: a new or empty folder, or one of an earlier run
-                      (a new run replaces it: only this run's lines count)
+  --out DIR           where the results go, outside the kit: a new or empty folder, or one of
+                      an earlier run (a new run replaces it: only this run's lines count; the
+                      same command on a run it left unfinished resumes it)
 Grading options (the run's, for every task):
   --points FILE       score by this course configuration (default grader/points.conf)
   --seed N            seed of the generated inputs (default: a new one each run)
@@ -48,13 +49,16 @@ Gradebook (after a complete run):
                       points of this run in column NAME (added if it has none), to import back
   --match COLUMN      the gradebook's column that holds the names of the submission folders
                       (say "SIS Login ID", or "Email")
-  --assignment NAME   the column to fill; a student without points of this run is left blank
+  --assignment NAME   the column to fill; a student without points of this run keeps the
+                      export's cell (never a 0, never a grade blanked)
   -h, --help          show this help
 
 Exit status: 0 every roster entry has a line of this run (a task: every entry of its slice;
---slurm: the jobs are submitted); 1 some do not; 2 a bad command line, points file or
-folder; 4 this machine cannot grade (no sandbox: install Debian's bubblewrap; the kit does
-not build; Criterion is missing).
+--slurm: the jobs are submitted); 1 some do not (interrupted: the same command resumes), or
+more than half of the class has no file or was not graded (the last line says why); 2 a bad
+command line, points file or folder, or --out in use by another grade-class; 4 this machine
+cannot grade (no sandbox: install Debian's bubblewrap 0.8 or newer; the kit does not build;
+Criterion is missing; a full disk).
 """
 
 

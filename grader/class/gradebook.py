@@ -13,7 +13,8 @@ from table import number
 
 def fill_gradebook(o, run):
     """The gradebook CSV with this run's points in column --assignment, matched to the roster
-    by the folder names in column --match. Never a 0 for a student without points: blank."""
+    by the folder names in column --match (the bytes of the name, exactly). A cell it has no
+    points of this run for stays as the export had it: never a 0, never a grade blanked."""
     try:
         with open(o.gradebook, encoding="utf-8-sig", newline="") as file:
             rows = list(csv.reader(file, strict=True))
@@ -33,33 +34,32 @@ def fill_gradebook(o, run):
         line = read_line(o.out, entry["id"])
         graded = line is not None and line.get("run") == run["run"] and line.get("score") is not None \
             and line.get("verdict") not in ("not graded", "not graded on a GPU", "grading machine broken")
-        points[entry["name"]] = number(line["score"]) if graded else None
-    filled, blank, unknown = 0, [], []
+        points[bytes.fromhex(entry["bytes"])] = number(line["score"]) if graded else None
+    filled, kept, unknown = 0, [], []
     for row in rows[1:]:
         if len(row) <= max(key, column):
             row.extend([""] * (max(key, column) + 1 - len(row)))
-        name = row[key]
+        name = row[key].encode("utf-8")
         if name not in points:
-            if name.strip():
+            if row[key].strip():
                 unknown.append(name)
             continue
         if points[name] is None:
-            row[column] = ""
-            blank.append(name)
+            kept.append(name)
         else:
             row[column] = points[name]
             filled += 1
-    matched = {row[key] for row in rows[1:]}
+    matched = {row[key].encode("utf-8") for row in rows[1:]}
     absent = [name for name in points if name not in matched]
     text = io.StringIO(newline="")
     csv.writer(text, lineterminator="\r\n").writerows(rows)
     target = os.path.join(o.out, "gradebook-" + re.sub(r"[^A-Za-z0-9._-]+", "-", o.assignment).strip("-") + ".csv")
     write_atomically(target, text.getvalue().encode("utf-8"))
     say(f"{target}: points of run {run['run']} for {filled} students in column '{o.assignment}'")
-    for what, names in (("without points of this run (left blank)", blank),
+    for what, names in (("without points of this run (their cells left as the export had them)", kept),
                         ("in the gradebook but not in the roster (left as they were)", unknown),
                         ("in the roster but not in the gradebook", absent)):
         if names:
-            shown = ", ".join(escape_name(n.encode("utf-8", "surrogateescape"), one_line=True) for n in names[:10])
+            shown = ", ".join(escape_name(n, one_line=True) for n in names[:10])
             print(f"grade-class: {len(names)} {what}: {shown}{' ...' if len(names) > 10 else ''}", file=sys.stderr)
-    return EXIT_COMPLETE if not blank and not absent else EXIT_INCOMPLETE
+    return EXIT_COMPLETE if not kept and not absent else EXIT_INCOMPLETE

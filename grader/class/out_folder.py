@@ -1,23 +1,32 @@
 """The --out folder: what may be used as one, run.json, the tasks' state files, the students' lines."""
+import errno
+import fcntl
 import json
 import os
 import socket
 import tempfile
 import time
 
-from shared import EXIT_USAGE, Fail
+from shared import EXIT_USAGE, Fail, ROOT
+
+
+LOCK_FILE = ".grade-class.lock"   # also what marks a folder as grade-class's --out
 
 
 def check_folders(o):
-    """A new run: --submissions a folder, --out writable, neither inside the other, --out new,
-    empty or holding a run of this command. Otherwise --out must hold a run. Sets o.out (and
-    o.submissions) to real paths."""
+    """A new run: --submissions a folder, --out writable, outside the kit (make clean, a new
+    checkout or git clean would take it with them), neither inside the other, --out new, empty,
+    or grade-class's (a run, or one interrupted while it was prepared). Otherwise --out must
+    hold a run. Sets o.out (and o.submissions) to real paths."""
     out = os.path.realpath(o.out)
     o.out = out
     if o.mode not in ("grade", "slurm"):
         if read_run(out) is None:
             raise Fail(EXIT_USAGE, f"--out: '{out}' holds no run of grade-class (no run.json of this version)")
         return
+    kit = os.path.realpath(ROOT)
+    if out == kit or out.startswith(kit + "/"):
+        raise Fail(EXIT_USAGE, f"--out: '{out}' is inside the kit ({kit}), where make clean, a new checkout or git clean would delete a class's results: give a folder outside it")
     if not os.path.isdir(o.submissions):
         what = "does not exist" if not os.path.lexists(o.submissions) else "is not a folder"
         raise Fail(EXIT_USAGE, f"--submissions: '{o.submissions}' {what}")
@@ -38,11 +47,45 @@ def check_folders(o):
         os.unlink(probe)
     except OSError as error:
         raise Fail(EXIT_USAGE, f"--out: cannot write in '{out}': {error.strerror}")
-    names = [n for n in os.listdir(out) if not n.startswith(".grade-class-")]
-    if names and "run.json" not in names:
+    names = os.listdir(out)
+    if any(not n.startswith(".grade-class") for n in names) and "run.json" not in names and LOCK_FILE not in names:
         raise Fail(EXIT_USAGE, f"--out: '{out}' holds files that grade-class did not write (it has no run.json): give a new or empty folder")
     if "run.json" in names and read_run(out) is None:
         raise Fail(EXIT_USAGE, f"--out: '{out}/run.json' is not a run of this grade-class: give a new or empty folder")
+
+
+class OutLock:
+    """A lock on --out for as long as this command runs (a POSIX lock, which NFS keeps too):
+    exclusive while a run is prepared or graded on this machine, shared by the tasks, merges
+    and other commands that read a run. A command that cannot have it refuses at once."""
+
+    def __init__(self, out, exclusive, what):
+        path = os.path.join(out, LOCK_FILE)
+        try:
+            self.fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as error:
+            raise Fail(EXIT_USAGE, f"--out: cannot lock '{out}' ({path}: {error.strerror})")
+        try:
+            fcntl.lockf(self.fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+        except OSError as error:
+            if error.errno not in (errno.EACCES, errno.EAGAIN):
+                raise Fail(EXIT_USAGE, f"--out: cannot lock '{out}' ({error.strerror})")
+            raise Fail(EXIT_USAGE, f"--out: '{out}' is in use by another grade-class ({self.holder(exclusive)}): wait for it to end, or give another --out")
+        if exclusive:
+            os.ftruncate(self.fd, 0)
+            os.pwrite(self.fd, f"{what}, process {os.getpid()} on {socket.gethostname()}, since {time.strftime('%Y-%m-%d %H:%M:%S')}\n".encode(), 0)
+
+    def holder(self, wanted_exclusive):
+        """Who holds the lock: the exclusive holder says so in the file; shared holders do not."""
+        if wanted_exclusive:
+            try:
+                fcntl.lockf(self.fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                fcntl.lockf(self.fd, fcntl.LOCK_UN)
+                return "a task or merge of its run, or a command reading it"
+            except OSError:
+                pass
+        said = os.pread(self.fd, 300, 0).decode("utf-8", "replace").strip()
+        return said or "a run being prepared or graded"
 
 
 RUN_FORMAT = 2

@@ -5,7 +5,7 @@ import os
 import re
 import sys
 
-from names import escape_name
+from names import csv_cell, escape_name, inert
 from out_folder import read_line, read_task_state, write_atomically
 from shared import EXIT_COMPLETE, EXIT_INCOMPLETE, say
 from slurm import slurm_job_of_task, slurm_state
@@ -46,9 +46,11 @@ def why_not_graded(o, run, task, slurm_states):
     return f"task {task} {what} without a line for this entry, on {state.get('host')}{on_slurm}: see logs/"
 
 
-def merge(o, run):
+def merge(o, run, quiet=False):
+    """The class table of the run; exit 1 (saying why, unless quiet: the caller has said it) when
+    an entry has no line of it, or most of the class has no grade."""
     tasks = run["options"]["tasks"]
-    rows, missing, not_graded = [], [], 0
+    rows, missing, not_graded, verdicts = [], [], 0, []
     slurm_states = {}
     for entry in run["roster"]:
         line = read_line(o.out, entry["id"])
@@ -58,7 +60,8 @@ def merge(o, run):
                     "problems": [why_not_graded(o, run, entry["index"] % tasks, slurm_states)]}
         if line.get("verdict") == "not graded":
             not_graded += 1
-        problems = line.get("problems") or []
+        problems = [inert(str(p), one_line=True) for p in line.get("problems") or []]
+        verdicts.append((str(line.get("verdict")), problems[0] if problems else ""))
         rows.append([entry["name"], entry["id"], str(line.get("verdict")),
                      number(line.get("tests_passed")), number(line.get("tests_failed")),
                      number(line.get("time_ratio"), 3), number(line.get("score")),
@@ -68,7 +71,9 @@ def merge(o, run):
     text = io.StringIO(newline="")
     writer = csv.writer(text, lineterminator="\r\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    # A name or a problem (a compiler's line) that starts like a formula stays text in a
+    # spreadsheet.
+    writer.writerows([csv_cell(row[0])] + row[1:8] + [csv_cell(row[8])] for row in rows)
     write_atomically(os.path.join(o.out, "class.csv"), text.getvalue().encode("utf-8"))
 
     md = [f"# {run['lab']}: the class table", "",
@@ -86,9 +91,31 @@ def merge(o, run):
 
     graded = len(rows) - not_graded
     say(f"class table: {os.path.join(o.out, 'class.csv')} ({len(rows)} students, {graded} graded, {not_graded} not graded)")
+    if missing and quiet:
+        return EXIT_INCOMPLETE
     if missing:
         shown = ", ".join(e["id"] for e in missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
         print(f"grade-class: incomplete: no line of run {run['run']} for {len(missing)} of {len(rows)}: {shown}", file=sys.stderr)
+        return EXIT_INCOMPLETE
+    return mostly_ungraded(o, verdicts)
+
+
+def mostly_ungraded(o, verdicts):
+    """A table whose rows are mostly "no file" or not graded is no grading of the class: exit 1,
+    naming why (the wrong lab named, no GPU, a broken machine), never a quiet table of zeros."""
+    no_file = [why for verdict, why in verdicts if verdict == "no file"]
+    ungraded = [(verdict, why) for verdict, why in verdicts
+                if verdict in ("not graded", "not graded on a GPU", "grading machine broken")]
+    if 2 * len(no_file) > len(verdicts):
+        shown = "; ".join(sorted(set(no_file), key=no_file.index)[:3])
+        print(f"grade-class: {len(no_file)} of {len(verdicts)} entries have no {o.short}.cu: is {o.short} the lab they handed in? ({shown})", file=sys.stderr)
+        return EXIT_INCOMPLETE
+    if 2 * len(ungraded) > len(verdicts):
+        kinds = {}
+        for verdict, why in ungraded:
+            kinds.setdefault(verdict, why)
+        shown = "; ".join(f"{sum(1 for v, _ in ungraded if v == verdict)} {verdict}: {why[:200]}" for verdict, why in kinds.items())
+        print(f"grade-class: {len(ungraded)} of {len(verdicts)} entries were not graded, so the table holds no grade for them ({shown})", file=sys.stderr)
         return EXIT_INCOMPLETE
     return EXIT_COMPLETE
 

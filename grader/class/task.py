@@ -9,11 +9,10 @@ import tempfile
 
 from grading import Grader
 from out_folder import write_task_state
-from prepare import prepared_of
+from prepare import TaskKit
 from roster import roster_of
 from sandbox import SANDBOX_UID_BASE, Sandbox
-from shared import EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_MACHINE, Fail, Interrupted, MachineBroken, TaskRecorded, say
-from table import number
+from shared import EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_MACHINE, Fail, Interrupted, MachineBroken, TaskRecorded, remove, say
 
 
 def detect_gpus(o):
@@ -35,7 +34,6 @@ def detect_gpus(o):
 
 def grade_task(o, run, task):
     """Grades the roster entries of one task of the run, on this machine."""
-    prepared = prepared_of(o, run)
     sandbox = Sandbox()
     gpus = detect_gpus(o)
     tasks = run["options"]["tasks"]
@@ -53,10 +51,11 @@ def grade_task(o, run, task):
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         write_task_state(o.out, run, task, "running", entries=len(mine))
-        sandbox.probe(scratch, SANDBOX_UID_BASE)
+        kit = TaskKit(o, run, scratch)
+        sandbox.probe(kit.kit, kit.reference_worker, scratch, SANDBOX_UID_BASE)
         say(f"run {run['run']}, task {task} of {tasks}: {len(mine)} roster entries, {concurrency} at a time"
             + (f", tests on GPU {','.join(gpus)} one at a time each" if gpus else ", no GPU"))
-        grader = Grader(o, run, prepared, sandbox, scratch, gpus, task, concurrency)
+        grader = Grader(o, run, kit, sandbox, scratch, gpus, task, concurrency)
         done = graded = 0
         broken = None
         with concurrent.futures.ThreadPoolExecutor(max_workers=concurrency) as pool:
@@ -89,7 +88,7 @@ def grade_task(o, run, task):
                         first = line["problems"][0] if line["problems"] else ""
                         say(f"[{done}/{len(mine)}] {entry.id}: {line['verdict']}"
                             + (f" ({first[:100]})" if first and line["verdict"] not in ("passed",) else "")
-                            + f" [{line['seconds']:.0f} s]")
+                            + (" [kept: graded earlier in this run]" if line.get("kept") else f" [{line['seconds']:.0f} s]"))
             except Interrupted:
                 grader.stop()
                 for future in futures:
@@ -110,9 +109,11 @@ def grade_task(o, run, task):
             grader.stop()
         number = interrupted[0] if interrupted else 0
         write_task_state(o.out, run, task, "stopped", signal=number)
-        print(f"grade-class: stopped by signal {number or '?'}: the gradings in progress were stopped; grade the task again to finish", file=sys.stderr)
+        o.interrupted = True
+        again = "the same command resumes the run" if o.mode == "grade" else f"grade-class --task {task} --out OUT grades the rest"
+        print(f"grade-class: interrupted (signal {number or '?'}): the gradings in progress were stopped, those done kept; {again}", file=sys.stderr)
         return EXIT_INCOMPLETE
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
-        Grader.remove(scratch)
+        remove(scratch)
