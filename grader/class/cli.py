@@ -8,8 +8,10 @@ from shared import EXIT_USAGE, Fail, ROOT
 
 USAGE = """usage: ./grade-class LAB --submissions DIR --out DIR [options]          one machine
        ./grade-class LAB --submissions DIR --out DIR --slurm TASKS [options]  a Slurm cluster
-       ./grade-class --task K --out DIR         one task of the job array (what Slurm runs)
-       ./grade-class --merge --out DIR          the class table, from the tasks' results
+       ./grade-class --task K --out DIR [--run ID]
+                                                one task of the job array (what Slurm runs)
+       ./grade-class --merge --out DIR [--run ID]
+                                                the class table, from the tasks' results
        ./grade-class --slurm-rerun K --out DIR  task K of the run again, then the merge
        ./grade-class --gradebook CSV --match COLUMN --assignment NAME --out DIR
                                                 the run's points into a gradebook exported from
@@ -100,11 +102,12 @@ def parse_args(argv):
     o.gpus_per_task = 1
     o.sbatch = []
     o.gradebook = o.match = o.assignment = None
+    o.run = None              # the run a task or merge belongs to (what Slurm's jobs name)
     o.given = set()
     labs = labs_of_kit()
     valued = {"--submissions", "--out", "--points", "--seed", "--runs", "--student-timeout",
               "--cuda-arch", "--jobs", "--gpus", "--slurm", "--task", "--slurm-rerun",
-              "--gpus-per-task", "--sbatch", "--gradebook", "--match", "--assignment"}
+              "--gpus-per-task", "--sbatch", "--gradebook", "--match", "--assignment", "--run"}
     caller = os.getcwd()
     i = 0
     while i < len(argv):
@@ -176,6 +179,10 @@ def parse_args(argv):
                 o.match = value
             elif arg == "--assignment":
                 o.assignment = value
+            elif arg == "--run":
+                if not re.fullmatch(r"[0-9]{8}-[0-9]{6}-[0-9a-f]{8}", value):
+                    raise Fail(EXIT_USAGE, f"--run takes a run id as run.json gives it (say 20261124-235407-1ff2562f), not '{value}'")
+                o.run = value
             elif arg == "--gpus-per-task":
                 o.gpus_per_task = decimal("--gpus-per-task", value, 0, 64)
             elif arg == "--sbatch":
@@ -216,6 +223,8 @@ def parse_args(argv):
     if (o.mode == "gradebook") != ("--match" in o.given and "--assignment" in o.given) or \
             (o.mode != "gradebook" and ("--match" in o.given or "--assignment" in o.given)):
         raise Fail(EXIT_USAGE, "--gradebook, --match and --assignment go together")
+    if "--run" in o.given and o.mode not in ("task", "merge"):
+        raise Fail(EXIT_USAGE, "--run goes with --task or --merge (the run their jobs were submitted for)")
     if o.mode not in ("grade", "task"):
         for option in ("--jobs", "--gpus"):
             if option in o.given:

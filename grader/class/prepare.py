@@ -191,6 +191,8 @@ def take_run(o):
     run = read_run(o.out)
     if o.lab and o.lab != run["lab"]:
         raise Fail(EXIT_USAGE, f"--out holds a run of {run['lab']}, not of {o.lab}")
+    if o.run is not None and o.run != run["run"]:
+        raise Fail(EXIT_USAGE, f"--out holds the run {run['run']} now, not the run {o.run} this task belongs to (a new run replaced it): nothing graded")
     o.lab, o.short = run["lab"], run["lab"].split("-")[0]
     o.submissions = run["submissions"]
     options = run["options"]

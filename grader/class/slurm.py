@@ -77,10 +77,10 @@ def submit(o, run, tasks, slurm):
     array = sbatch([f"--array={','.join(str(t) for t in tasks)}", f"--job-name=grade-{run['lab'].split('-')[0]}",
                     f"--time={task_minutes(run)}", *gres,
                     f"--output={logs}/{run['run']}-task-%a-job-%A.out", *common,
-                    os.path.join(ROOT, "grader", "cluster", "grade-class.sbatch"), ROOT, o.out])
+                    os.path.join(ROOT, "grader", "cluster", "grade-class.sbatch"), ROOT, o.out, run["run"]])
     merge_job = sbatch([f"--dependency=afterany:{array}", "--job-name=merge-class", "--time=30",
                         f"--output={logs}/{run['run']}-merge-job-%j.out", *common,
-                        os.path.join(ROOT, "grader", "cluster", "merge-class.sbatch"), ROOT, o.out])
+                        os.path.join(ROOT, "grader", "cluster", "merge-class.sbatch"), ROOT, o.out, run["run"]])
     for task in tasks:
         slurm["tasks"][str(task)] = f"{array}_{task}"
     slurm["merges"].append(merge_job)

@@ -271,6 +271,9 @@ def part_cli():
         ("--sbatch without --slurm", "goes with --slurm", "lab5", "--sbatch=--hold", "--submissions", folder, "--out", folder + "/o"),
         ("a bad --cuda-arch", "--cuda-arch takes", "lab5", "--cuda-arch", "sm_90", "--submissions", folder, "--out", folder + "/o"),
         ("--out inside --submissions", "inside --submissions", "lab5", "--submissions", folder, "--out", folder + "/inner"),
+        ("--out inside the kit", "inside the kit", "lab5", "--submissions", folder, "--out", os.path.join(WORK, "cli-out")),
+        ("--run without --task", "--run goes with --task", "lab5", "--run", "20261124-235407-1ff2562f",
+         "--submissions", folder, "--out", folder + "/o"),
     ]:
         status, output = run(["./grade-class", *arguments])
         tally.check(f"grade-class {description}"[:64], "pass" if status == 2 and message in output and len(output.strip().splitlines()) == 1 else "fail",
@@ -1245,9 +1248,15 @@ def slurm_flow(cluster, out):
     check_class_table("slurm, complete", fixture, out, SLURM_PICKED)
     check_reports("the Slurm class table", [("--csv", os.path.join(out, "class.csv"))])
 
-    # A new run whose tasks are all cancelled: the table must not show the old run's verdicts.
+    # A new run whose tasks are all cancelled: the table must not show the old run's verdicts,
+    # and a task of the old run (one Slurm started late) grades nothing.
+    old_run = run_json.get("run", "none")
     status, output = cluster.run(submit, timeout=900)
     slurm = read_json(os.path.join(out, "slurm.json")) or {}
+    state = read_json(os.path.join(out, "tasks", "0.json"))
+    late, said = cluster.run(["./grade-class", "--task", "0", "--out", out, "--run", old_run])
+    tally.check("slurm: a task of a run replaced since grades nothing", "pass" if late == 2 and "replaced" in said
+                and read_json(os.path.join(out, "tasks", "0.json")) == state else "fail", f"exit {late}: {said.strip()[-200:]}")
     if status == 0 and slurm.get("tasks"):
         array = slurm["tasks"]["0"].split("_")[0]
         merge = slurm["merges"][-1]
