@@ -64,7 +64,7 @@ class Sandbox:
             args = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
                     "--unshare-cgroup-try"]
         else:
-            args = ["--unshare-all", "--disable-userns"]
+            args = ["--unshare-all", "--unshare-user", "--disable-userns"]
         args += ["--die-with-parent", "--new-session",
                  "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
         # /bin, /sbin, /lib, /lib64 ...: as links where the host has links (merged /usr).
