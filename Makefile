@@ -9,6 +9,7 @@
 #   make results         regenerate every recorded log the docs quote, on this GPU (docs/results, docs/bench)
 #   make bench-grade     time ./grade on every lab's reference: how long feedback takes (GPU)
 #   make dist            the students' tarball, without the solutions (build/dist/)
+#   make kit DEST=dir    the student kit, unpacked, in a new folder (what make dist packs)
 #   make gradescope      Gradescope autograder bundles, one a lab (build/gradescope/)
 #   make clean           remove build/
 #
@@ -64,7 +65,7 @@ NVCC_COMMON_FLAGS := -O3 -g -std=c++17 -Xcompiler -Wall,-Wextra -MMD -MP -Icommo
 NVCCFLAGS := $(NVCC_COMMON_FLAGS) $(GENCODE)
 # The variants of grader/variants/ are graded only on the GPU at hand: machine code for the
 # newest architecture is enough for them (and keeps a GPU-less build of all of them short). make
-# dist builds those the tarball ships (grader/make-dist.sh) for every architecture, as the
+# kit builds those the tarball ships (grader/kit.py) for every architecture, as the
 # references: VARIANTS_FOR_EVERY_ARCH=1.
 VARIANT_NVCCFLAGS := $(if $(VARIANTS_FOR_EVERY_ARCH),$(NVCCFLAGS),$(NVCC_COMMON_FLAGS) \
                      -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=sm_$(lastword $(CUDA_ARCH)))
@@ -91,11 +92,11 @@ VARIANTS := $(patsubst grader/variants/%.sed,%,$(wildcard grader/variants/*/*.se
 VARIANT_GRADERS := $(foreach variant,$(VARIANTS),build/variant/$(notdir $(variant))/$(patsubst %/,%,$(dir $(variant)))/grader)
 UNIT_OBJECTS := $(patsubst grader/unit/%.c,build/unit/%.o,$(wildcard grader/unit/*.c))
 
-.PHONY: help all test bench lessons results bench-grade dist gradescope references clean criterion FORCE $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab)))
+.PHONY: help all test bench lessons results bench-grade dist kit kit-references gradescope references clean criterion FORCE $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab)))
 .DEFAULT_GOAL := help
 
 help:
-	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,16p' Makefile | sed 's/^# \{0,1\}//'
 
 all: $(foreach lab,$(LABS),$(call short,$(lab))) build/unit/unit-tests build/bench/bench build/bench/lessons \
      build/results/results $(if $(HAVE_SOLUTIONS),$(foreach lab,$(LABS),solution-$(call short,$(lab))) \
@@ -108,12 +109,33 @@ references: $(LABS:%=build/reference/%.o)
 gradescope: dist
 	@python3 grader/gradescope/make_bundles.py
 
-# The students' tarball, without the solutions: build/dist/cuda-histogram-labs.tar.gz.
+# The student kit, in a new folder DEST: the committed tree less what .gitattributes marks
+# export-ignore (the solutions, the kit's tests, the instructors' scripts), with the references
+# and the variants the handouts use compiled into prebuilt/ (grader/kit.py). KIT_LABS: the
+# references and variants of those labs only (./grade-class grades one lab).
+kit:
+	@if [ ! -f grader/kit.py ]; then \
+	  echo "make kit makes the student kit from the kit's repository; this is a copy of that kit" \
+	       "already"; exit 2; fi
+	@python3 grader/kit.py --cuda-arch "$(CUDA_ARCH)" $(if $(filter-out undefined,$(origin KIT_LABS)),--labs "$(KIT_LABS)") \
+	  "$(DEST)"
+
+# The references make kit compiles: those the graders of KIT_LABS link (default: every lab's).
+KIT_REFERENCE_LABS := $(if $(filter-out undefined,$(origin KIT_LABS)),$(KIT_LABS),$(LABS))
+kit-references: $(patsubst %,build/reference/%.o,$(sort $(KIT_REFERENCE_LABS) \
+                  $(foreach lab,$(KIT_REFERENCE_LABS),$(REFERENCES_$(lab)))))
+
+# The students' tarball: make kit, for every architecture a class is likely to have whatever
+# GPU (or none) this machine has, packed: build/dist/cuda-histogram-labs.tar.gz.
+DIST_ARCH := 75 80 86 89 90
 dist:
-	@if [ ! -f grader/make-dist.sh ]; then \
+	@if [ ! -f grader/kit.py ]; then \
 	  echo "make dist makes the student tarball from the kit's repository; this is a copy of that" \
 	       "tarball already"; exit 2; fi
-	@bash grader/make-dist.sh
+	@rm -rf build/dist
+	@python3 grader/kit.py --cuda-arch "$(DIST_ARCH)" build/dist/cuda-histogram-labs
+	@tar -czf build/dist/cuda-histogram-labs.tar.gz -C build/dist cuda-histogram-labs
+	@echo "make dist: build/dist/cuda-histogram-labs.tar.gz ($$(du -h build/dist/cuda-histogram-labs.tar.gz | cut -f1))"
 
 # The build of everything runs in parallel, one job a core. Without a GPU here (and no
 # CUDA_ARCH given) nothing it builds can run on one, so make test builds for the newest
@@ -130,12 +152,13 @@ test:
 clean:
 	rm -rf build bench/__pycache__ grader/tests/__pycache__
 
-# Rebuild everything when the compiler flags change (another CUDA_ARCH, say).
+# Rebuild everything when the compiler flags change (another CUDA_ARCH, say). Nothing is written
+# when nothing changed: ./grade-class builds a submission in a kit it may not write.
 build/flags: FORCE
 	@mkdir -p build
 	@echo '$(NVCC) $(NVCCFLAGS) $(CC) $(CFLAGS) $(CPPFLAGS)' | cmp -s - $@ \
 	  || echo '$(NVCC) $(NVCCFLAGS) $(CC) $(CFLAGS) $(CPPFLAGS)' > $@
-	@echo '$(CUDA_ARCH)' > build/cuda-arch
+	@echo '$(CUDA_ARCH)' | cmp -s - build/cuda-arch || echo '$(CUDA_ARCH)' > build/cuda-arch
 
 # Installs Criterion if it is missing and we may; otherwise says how.
 build/criterion.ok: grader/ensure-criterion.sh
@@ -324,7 +347,7 @@ $(foreach lab,$(LABS),$(eval $(call LAB_RULES,$(lab),solution,solutions/$(lab)/$
 else
 # The student tarball: ./grade LAB --solution grades the compiled reference, its reference_labN_
 # functions named labN_ again (the stand-in of LISTING_RULES), and --variant NAME the compiled
-# variant prebuilt/variant/<lab>/NAME.o, one of those grader/make-dist.sh ships.
+# variant prebuilt/variant/<lab>/NAME.o, one of those make kit ships.
 $(foreach lab,$(LABS),$(eval $(call PREBUILT_LAB_RULES,$(lab),solution,build/listing/$(lab)/stand-in.o)))
 $(foreach object,$(wildcard prebuilt/variant/*/*.o),$(eval $(call PREBUILT_LAB_RULES,$(notdir $(patsubst %/,%,$(dir \
   $(object)))),variant/$(basename $(notdir $(object))),$(object))))

@@ -2,6 +2,7 @@
 #include "model.h"
 
 #include "records.h"
+#include "reports.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -44,9 +45,10 @@ static const char *const cause_names[CAUSE_COUNT] = {
 const char *verdict_name(enum verdict verdict) { return verdict_names[verdict]; }
 const char *failure_cause_name(enum failure_cause cause) { return cause_names[cause]; }
 
+/* Every text of a grading is kept through copy_text or append_line: inert from there on. */
 static char *copy_text(const char *text)
 {
-    char *copy = strdup(text ? text : "");
+    char *copy = inert_copy(text ? text : "");
     if (!copy) {
         fprintf(stderr, "results: out of memory\n");
         exit(EXIT_GRADE_MACHINE);
@@ -57,7 +59,8 @@ static char *copy_text(const char *text)
 /* Appends a line to a malloc'ed text. */
 static void append_line(char **text, const char *line)
 {
-    size_t old = strlen(*text), add = strlen(line);
+    char *inert = copy_text(line);
+    size_t old = strlen(*text), add = strlen(inert);
     char *longer = realloc(*text, old + add + 2);
     if (!longer) {
         fprintf(stderr, "results: out of memory\n");
@@ -65,7 +68,8 @@ static void append_line(char **text, const char *line)
     }
     if (old)
         longer[old++] = '\n';
-    memcpy(longer + old, line, add + 1);
+    memcpy(longer + old, inert, add + 1);
+    free(inert);
     *text = longer;
 }
 

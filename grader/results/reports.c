@@ -45,6 +45,25 @@ static bool acts_on_the_display(unsigned code)
            (code >= 0x2028 && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069);
 }
 
+char *inert_copy(const char *text)
+{
+    size_t size = 4 * strlen(text) + 1, used = 0;
+    char *copy = malloc(size);
+    if (!copy)
+        return NULL;
+    for (const unsigned char *at = (const unsigned char *)text; *at;) {
+        int length = utf8_length(at), step = length ? length : 1;
+        bool acts = length == 0 ||
+                    (length == 1 && ((*at < 0x20 && *at != '\n' && *at != '\t') || *at == 0x7F)) ||
+                    (length > 1 && acts_on_the_display(code_point(at, length)));
+        for (int i = 0; i < step; i++)
+            used += (size_t)snprintf(copy + used, size - used, acts ? "\\x%02x" : "%c", at[i]);
+        at += step;
+    }
+    copy[used] = '\0';
+    return copy;
+}
+
 void write_json_string(FILE *out, const char *text)
 {
     fputc('"', out);

@@ -29,6 +29,12 @@ int write_junit_xml(FILE *out, const struct grading *grading);
 /* summary.json: the verdict, counts, ratio, points and problems, for the class table. */
 int write_summary_json(FILE *out, const struct grading *grading);
 
+/* Text from a grading (a compiler's errors, a test's messages) made inert for every report, in a
+ * malloc'ed copy (NULL: out of memory): each byte of a control character but newline and tab (a
+ * terminal's escape sequences), of a C1 or bidirectional control, or that is not well-formed
+ * UTF-8 is written as \xNN, visibly. */
+char *inert_copy(const char *text);
+
 /* Writes text as a JSON string literal: quotes and escapes, control characters (C1 and
  * bidirectional ones too) as \uXXXX, and bytes that are not UTF-8 as U+FFFD. */
 void write_json_string(FILE *out, const char *text);

@@ -28,8 +28,9 @@ def free_port():
 
 
 class LocalSlurm:
-    def __init__(self, folder):
+    def __init__(self, folder, gpus=0):
         self.folder = os.path.abspath(folder)
+        self.gpus = gpus  # the node's GPUs (gres gpu, /dev/nvidia0 ...), none by default
         self.conf = os.path.join(self.folder, "slurm.conf")
         self.socket = os.path.join(self.folder, "run", "munge.socket")
         self.env = dict(os.environ, SLURM_CONF=self.conf)
@@ -85,7 +86,8 @@ JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 MinJobAge=3600
 KillWait=5
-NodeName={host} CPUs={cpus} State=UNKNOWN
+{"GresTypes=gpu" if self.gpus else ""}
+NodeName={host} CPUs={cpus} {f"Gres=gpu:{self.gpus}" if self.gpus else ""} State=UNKNOWN
 PartitionName=grading Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 """)
         # The job uses no cgroup (proctrack/linuxproc, task/none), but slurmd 22.05 loads a cgroup
@@ -94,6 +96,10 @@ PartitionName=grading Nodes=ALL Default=YES MaxTime=INFINITE State=UP
         # mounts nothing and starts wherever slurmd does.
         with open(self.path("cgroup.conf"), "w") as file:
             file.write("CgroupPlugin=cgroup/v1\nCgroupAutomount=no\n")
+        if self.gpus:
+            # The GPUs by their device nodes: Slurm then sets a task's CUDA_VISIBLE_DEVICES.
+            with open(self.path("gres.conf"), "w") as file:
+                file.write("".join(f"Name=gpu File=/dev/nvidia{gpu}\n" for gpu in range(self.gpus)))
         self.started = True
         steps = [
             [self.daemon("munged"), "--force", f"--key-file={key}", f"--socket={self.socket}",

@@ -279,7 +279,7 @@ def part_cli():
         status, output = run(["./grade", "lab5", "--variant", "list"])
         tally.check("grade lab5 --variant list", "pass" if "no-barrier-before-commit" in output else "fail")
     print("== ./grade-class command line: every bad input refused with one line and exit 2")
-    folder = tempfile.mkdtemp(dir=WORK)
+    folder = outside_the_kit("cli")
     for description, message, *arguments in [
         ("no --out", "--out DIR is needed", "lab5", "--submissions", folder),
         ("no lab", "which lab?", "--submissions", folder, "--out", folder + "/out"),
@@ -290,6 +290,9 @@ def part_cli():
         ("--sbatch without --slurm", "goes with --slurm", "lab5", "--sbatch=--hold", "--submissions", folder, "--out", folder + "/o"),
         ("a bad --cuda-arch", "--cuda-arch takes", "lab5", "--cuda-arch", "sm_90", "--submissions", folder, "--out", folder + "/o"),
         ("--out inside --submissions", "inside --submissions", "lab5", "--submissions", folder, "--out", folder + "/inner"),
+        ("--out inside the kit", "inside the kit", "lab5", "--submissions", folder, "--out", os.path.join(WORK, "cli-out")),
+        ("--run without --task", "--run goes with --task", "lab5", "--run", "20261124-235407-1ff2562f",
+         "--submissions", folder, "--out", folder + "/o"),
     ]:
         status, output = run(["./grade-class", *arguments])
         tally.check(f"grade-class {description}"[:64], "pass" if status == 2 and message in output and len(output.strip().splitlines()) == 1 else "fail",
@@ -908,8 +911,52 @@ def secret_lines(kit):
     return {line: origin for line, origin in secrets.items() if len(line) >= 25 and line not in shipped}
 
 
+def check_kit_is_the_commit():
+    """make kit (and so make dist) ships the committed tree: in a clone of this commit, a
+    solution copied over a lab's skeleton and left uncommitted does not ship, and a committed
+    file that holds a solution is refused before anything is built."""
+    clone = os.path.join(WORK, "kit-clone")
+    shutil.rmtree(clone, ignore_errors=True)
+    commit = run(["git", "rev-parse", "HEAD"])[1].strip()
+    status, output = run(["bash", "-c", 'git clone -q --no-checkout "$1" "$2" && git -C "$2" checkout -q "$3"',
+                          "clone", ROOT, clone, commit])
+    if status != 0:
+        tally.check("make kit: a clone of this commit to try it in", "fail", output.strip()[-200:])
+        return
+    solution = os.path.join(ROOT, "solutions", "lab1-race", "lab1.cu")
+    skeleton = os.path.join(clone, "labs", "lab1-race", "lab1.cu")
+    committed = open(skeleton, "rb").read()
+    shutil.copyfile(solution, skeleton)
+    kit = os.path.join(WORK, "kit-of-clone")
+    shutil.rmtree(kit, ignore_errors=True)
+    arch = os.environ.get("CUDA_ARCH", "").split()
+    status, output = run(["make", "-s", "-C", clone, "kit", f"DEST={kit}", "KIT_LABS=lab1-race",
+                          *([f"CUDA_ARCH={arch[-1]}"] if arch else [])], log=os.path.join(WORK, "kit-clone.log"))
+    shipped = os.path.join(kit, "labs", "lab1-race", "lab1.cu")
+    ok = status == 0 and os.path.isfile(shipped) and open(shipped, "rb").read() == committed
+    tally.check("make kit ships the commit, not a solution left on a skeleton", "pass" if ok else "fail",
+                f"exit {status}; log: build/test/kit-clone.log")
+    with open(os.path.join(clone, "labs", "lab1-race", "answer.cu"), "wb") as file:
+        file.write(b"// my answer\n" + open(solution, "rb").read())
+    run(["git", "-C", clone, "checkout", "-q", "--", "labs/lab1-race/lab1.cu"])
+    run(["git", "-C", clone, "add", "labs/lab1-race/answer.cu"])
+    run(["git", "-C", clone, "-c", "user.name=make test", "-c", "user.email=make-test@localhost",
+         "commit", "-q", "-m", "a solution committed into a lab folder"])
+    refused = os.path.join(WORK, "kit-of-clone-refused")
+    shutil.rmtree(refused, ignore_errors=True)
+    status, output = run(["make", "-s", "-C", clone, "kit", f"DEST={refused}", "KIT_LABS=lab1-race"])
+    said = [line for line in output.splitlines() if line.startswith("make kit:")]
+    tally.check("make kit refuses a committed file that holds a solution",
+                "pass" if status != 0 and not os.path.exists(refused) and len(said) == 1
+                and "labs/lab1-race/answer.cu holds solutions/lab1-race/lab1.cu" in said[0] else "fail",
+                f"exit {status}: {output.strip()[-300:]}")
+    shutil.rmtree(clone, ignore_errors=True)
+    shutil.rmtree(kit, ignore_errors=True)
+
+
 def part_dist():
-    print("== make dist: the students' tarball (tracked files only, no solution source; builds and grades)")
+    print("== make dist: the students' tarball (the committed tree, no solution source; builds and grades)")
+    check_kit_is_the_commit()
     planted = os.path.join(ROOT, "submissions-not-tracked")
     os.makedirs(planted, exist_ok=True)
     with open(os.path.join(planted, "lab5.cu"), "w") as out:
@@ -1034,64 +1081,153 @@ def part_dist():
         tally.check("the unpacked tarball passes and times a right lab 5", "skip", "needs a GPU to show")
 
 
-def class_fixture(name):
+def class_fixture(name, *which):
     fixture = os.path.join(WORK, name)
     shutil.rmtree(fixture, ignore_errors=True)
-    run(["bash", "grader/class-fixture.sh", fixture])
+    run(["bash", "grader/class-fixture.sh", fixture, *which])
     return fixture
 
 
+def outside_the_kit(name):
+    """A new folder for a class's results outside the kit (./grade-class refuses --out inside
+    it): under TMPDIR, removed by the part that made it."""
+    return tempfile.mkdtemp(prefix=f"make-test-{name}-")
+
+
 def expected_rows(fixture, picked=None):
-    """(name, verdict, word) of the fixture's expected.tsv, names unescaped."""
+    """(name, verdicts, word) of the fixture's expected.tsv, names unescaped, verdicts the set
+    a row may have ("failed|does not compile": either)."""
     for line in open(os.path.join(fixture, "expected.tsv"), encoding="utf-8", errors="surrogateescape"):
         name, verdict, word = line.rstrip("\n").split("\t")
         if "\\" in name:
             name = name.encode("utf-8", "surrogateescape").decode("unicode_escape").encode("latin-1").decode("utf-8", "surrogateescape")
         if picked is None or name in picked:
-            yield name, verdict, word
+            yield name, set(verdict.split("|")), word
+
+
+def row_of(rows, name):
+    """The class.csv row of a roster name, found by its id: the slug and the first hex digits of
+    the SHA-256 of its bytes (what grade-class shows as the name is checked apart)."""
+    import hashlib
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()
+    found = [row for row in rows[1:] if len(row) > 1 and digest.startswith(row[1].rsplit("-", 1)[-1])]
+    return found[0] if len(found) == 1 else None
 
 
 def check_class_table(label, fixture, out, picked=None, not_graded=()):
     """Every expected entry has its verdict in class.csv (on a machine without a GPU, the
     GPU verdicts are "not graded on a GPU"); entries of not_graded are "not graded"."""
     import csv
-    rows = list(csv.reader(open(os.path.join(out, "class.csv"), newline="")))
-    by_name = {row[0]: row for row in rows[1:]}
-    gpu = not any(row[2] == "not graded on a GPU" for row in rows[1:])
-    for name, verdict, word in expected_rows(fixture, picked):
-        want = verdict
+    rows = list(csv.reader(open(os.path.join(out, "class.csv"), newline="", encoding="utf-8")))
+    gpu = gpu_here()
+    for name, verdicts, word in expected_rows(fixture, picked):
+        want = verdicts
         if name in not_graded:
-            want, word = "not graded", not_graded[name]
-        elif not gpu and verdict in ("passed", "failed", "timed out"):
-            want, word = "not graded on a GPU", "-"
-        row = by_name.get(name)
+            want, word = {"not graded"}, not_graded[name]
+        elif not gpu:
+            want = {"not graded on a GPU" if v in ("passed", "failed", "timed out") else v for v in verdicts}
+            word = "-" if want != verdicts else word
+        row = row_of(rows, name)
         got = row[2] if row else None
-        ok = got == want and (word == "-" or word in ",".join(row))
-        tally.check(f"{label}: {name!r} is '{want}'"[:72], "pass" if ok else "fail", f"class.csv says: {row}")
+        ok = got in want and (word == "-" or word in ",".join(row))
+        tally.check(f"{label}: {name!r} is '{'|'.join(sorted(want))}'"[:72], "pass" if ok else "fail", f"class.csv says: {row}")
     return rows
+
+
+def is_inert(data):
+    """Whether bytes are UTF-8 with no control character but newline, tab and the CSV's
+    carriage return: nothing a terminal would act on."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text)
+
+
+def check_student_text(out, rows, log):
+    """Names that spreadsheets read as formulas stay text; two names that would look alike do
+    not; a compiler's escape codes and bytes that are not UTF-8 reach no table, report or
+    console line raw."""
+    formulas = [row_of(rows, name) for name in ("=1+2", "@SUM(1+1)", "-2+3")]
+    tally.check("class: names that read as formulas are text in class.csv",
+                "pass" if all(row and row[0].startswith("'") and row[0][1:2] in "=@-" for row in formulas) else "fail",
+                f"{[row[0] if row else None for row in formulas]}")
+    alike = [row_of(rows, name) for name in ("\\xff", "\udcff")]
+    tally.check("class: two names that would look alike are shown apart",
+                "pass" if all(alike) and alike[0][0] != alike[1][0] else "fail",
+                f"{[row[0] if row else None for row in alike]}")
+    escaped = row_of(rows, "escape-codes")
+    files = [os.path.join(out, name) for name in ("class.csv", "class.md")] + [log]
+    if escaped:
+        folder = os.path.join(out, "students", escaped[1])
+        files += [os.path.join(folder, name) for name in ("report.txt", "tests.tap", "line.json", "summary.json")]
+    raw = [os.path.relpath(path, out) if path != log else "the console" for path in files
+           if not os.path.isfile(path) or not is_inert(open(path, "rb").read())]
+    tally.check("class: a compiler's escape codes and non-UTF-8 bytes reach nothing raw",
+                "pass" if escaped and not raw else "fail", f"raw in: {raw}; row: {escaped}")
+    if escaped:
+        check_reports("the escape codes' TAP", [("--tap", os.path.join(out, "students", escaped[1], "tests.tap"))])
 
 
 def part_class():
     print("== ./grade-class lab5 on this machine: a class (right, wrong, crashing, hanging, chatty, not")
-    print("   compiling, missing, odd names, links, a hostile constructor), each in a sandbox")
+    print("   compiling, missing, odd names, links, a hostile constructor, a build-time command), each")
+    print("   graded in sandboxes; --out outside the kit and locked; a run interrupted and resumed")
     fixture = class_fixture("class-fixture")
-    out = os.path.join(WORK, "class-out")
-    shutil.rmtree(out, ignore_errors=True)
+    outside = outside_the_kit("class")
+    try:
+        class_run(fixture, outside)
+    finally:
+        shutil.rmtree(outside, ignore_errors=True)
+
+
+def class_run(fixture, outside):
+    import csv
+    submissions = os.path.join(fixture, "submissions")
+    inside = os.path.join(WORK, "class-out-inside-the-kit")
+    shutil.rmtree(inside, ignore_errors=True)
+    status, output = run(["./grade-class", "lab5", "--submissions", submissions, "--out", inside])
+    tally.check("class: --out inside the kit is refused in one line",
+                "pass" if status == 2 and "inside the kit" in output and len(output.strip().splitlines()) == 1
+                and not os.path.exists(inside) else "fail", f"exit {status}: {output.strip()[-200:]}")
+    out = os.path.join(outside, "class-out")
     # The fixture's endless loop must outlast --student-timeout: on a GPU machine, where every
     # other entry is graded in seconds, its tests would each run to their 60 s limit first.
     student_timeout = "45" if gpu_here() else "150"
-    status, output = run(["./grade-class", "lab5", "--submissions", os.path.join(fixture, "submissions"),
-                          "--out", out, "--no-timing", "--seed", "12345", "--student-timeout", student_timeout,
-                          "--jobs", str(min(4, os.cpu_count() or 1))], log=os.path.join(WORK, "class.log"))
+    command = ["./grade-class", "lab5", "--submissions", submissions, "--out", out, "--no-timing", "--seed", "12345",
+               "--student-timeout", student_timeout, "--jobs", str(min(4, os.cpu_count() or 1))]
+    log = os.path.join(WORK, "class.log")
+    with open(log, "wb") as console:
+        grading = subprocess.Popen(command, cwd=ROOT, stdout=console, stderr=subprocess.STDOUT)
+        # While it grades, a second run on the same --out is refused at once: it would remove
+        # the first one's kit.
+        deadline = time.monotonic() + 900
+        while grading.poll() is None and not os.path.isfile(os.path.join(out, "run.json")) and time.monotonic() < deadline:
+            time.sleep(1)
+        second, said = run(command, log=os.path.join(WORK, "class-second.log"))
+        status = grading.wait()
+    tally.check("class: a second run on an --out in use is refused in one line",
+                "pass" if second == 2 and "in use" in said and len(said.strip().splitlines()) == 1 else "fail",
+                f"exit {second}: {said.strip()[-200:]}")
+    output = open(log, encoding="utf-8", errors="replace").read()
     if status == 4:
         tally.check("class: graded in a sandbox", "skip", "this machine cannot grade a class: " + output.strip()[-200:])
         return
-    tally.check("class: every roster entry graded (exit 0)", "pass" if status == 0 else "fail", f"exit {status}: {output.strip()[-200:]}")
-    check_class_table("class", fixture, out)
+    # Without a GPU most of the class is not graded on a GPU: the command says so, exit 1.
+    complete = status == 0 if gpu_here() else status == 1 and "not graded on a GPU" in output.strip().splitlines()[-1]
+    tally.check("class: every roster entry graded (exit 0; 1 naming why without a GPU)", "pass" if complete else "fail",
+                f"exit {status}: {output.strip()[-300:]}")
+    rows = check_class_table("class", fixture, out)
+    forged = row_of(rows, "build-time-shell")
+    tally.check("class: a build-time command forges no verdict", "pass" if forged and forged[6] == "0" and "FORGED" not in
+                open(os.path.join(out, "students", forged[1], "report.txt"), errors="replace").read() else "fail", f"{forged}")
+    check_student_text(out, rows, log)
     check_reports("the class table", [("--csv", os.path.join(out, "class.csv"))])
     check_gradebook(out)
-    # The same run's task again on a machine without Criterion: the task stops (exit 4) and
-    # says so; the merge names why the entries it did not grade have no line.
+    # The run's task again on a machine without Criterion: the task stops (exit 4) and says
+    # so; the merge names why the entries it did not grade have no line.
+    for entry in os.listdir(os.path.join(out, "students")):
+        os.unlink(os.path.join(out, "students", entry, "line.json"))
     status, output = run(["./grade-class", "--task", "0", "--out", out], env={"CRITERION_PREFIX": "/nonexistent"},
                          log=os.path.join(WORK, "class-no-criterion.log"))
     state = read_json(os.path.join(out, "tasks", "0.json")) or {}
@@ -1099,29 +1235,158 @@ def part_class():
                 "pass" if status == 4 and state.get("state") == "machine" and "Criterion" in state.get("why", "") else "fail",
                 f"exit {status}, tasks/0.json: {state}; {output.strip()[-200:]}")
     status, output = run(["./grade-class", "--merge", "--out", out], log=os.path.join(WORK, "class-merge.log"))
-    import csv
     rows = list(csv.reader(open(os.path.join(out, "class.csv"), newline="")))
     lost = [row for row in rows[1:] if row[2] == "not graded"]
     tally.check("class: the merge names the machine that could not grade",
                 "pass" if status == 1 and lost and all("cannot grade" in row[8] and "Criterion" in row[8] for row in lost) else "fail",
                 f"exit {status}: {lost[:2]}")
+    if gpu_here():
+        class_timed(fixture, outside)
+    else:
+        class_on_the_gpu_path(fixture, outside)
+    class_of_lab4(outside)
+    interrupted_and_resumed(fixture, outside)
+
+
+def class_on_the_gpu_path(fixture, outside):
+    """Without a GPU, --gpus 0 still takes the path of a grading on a GPU (its tests wait for
+    the GPU, and see that GPU's device nodes only): a build-time command gains nothing there."""
+    picked = ("ada", "build-time-shell")
+    submissions = os.path.join(outside, "gpu-path-submissions")
+    os.makedirs(submissions)
+    for name in picked:
+        shutil.copytree(os.path.join(fixture, "submissions", name), os.path.join(submissions, name))
+    out = os.path.join(outside, "gpu-path-out")
+    status, output = run(["./grade-class", "lab5", "--submissions", submissions, "--out", out, "--no-timing",
+                          "--seed", "12345", "--gpus", "0"], log=os.path.join(WORK, "class-gpu-path.log"))
+    rows = check_class_table("class --gpus 0 without a GPU", fixture, out, picked)
+    forged = row_of(rows, "build-time-shell")
+    tally.check("class --gpus 0: a build-time command forges no verdict",
+                "pass" if forged and forged[6] == "0" and "FORGED" not in
+                open(os.path.join(out, "students", forged[1], "report.txt"), errors="replace").read() else "fail",
+                f"exit {status}: {forged}")
+
+
+def class_timed(fixture, outside):
+    """On a GPU: a right and a wrong submission graded with timing, so that the references'
+    worker (which the sandbox may run, not read) times the reference beside the student's."""
+    picked = ("ada", "wrong-find-the-bug")
+    submissions = os.path.join(outside, "timed-submissions")
+    os.makedirs(submissions)
+    for name in picked:
+        shutil.copytree(os.path.join(fixture, "submissions", name), os.path.join(submissions, name))
+    out = os.path.join(outside, "timed-out")
+    status, output = run(["./grade-class", "lab5", "--submissions", submissions, "--out", out, "--seed", "12345"],
+                         log=os.path.join(WORK, "class-timed.log"))
+    rows = check_class_table("class, timed", fixture, out, picked)
+    ada = row_of(rows, "ada")
+    tally.check("class, timed: the right one is timed against the reference", "pass" if status == 0 and ada
+                and ada[5] and ada[6] == ada[7] else "fail", f"exit {status}: {ada}; log: build/test/class-timed.log")
+
+
+def class_of_lab4(outside):
+    """A lab 4 class whose CPU function runs in every grading and reads every reference it can
+    name: the sandbox holds none, and the references' worker can be run but not read. The
+    wrong lab named (lab 5 for it) gives a class of "no file": exit 1, naming why."""
+    fixture = class_fixture("class-lab4-fixture", "lab4")
+    out = os.path.join(outside, "lab4-out")
+    status, output = run(["./grade-class", "lab4", "--submissions", os.path.join(fixture, "submissions"), "--out", out,
+                          "--no-timing", "--seed", "12345"], log=os.path.join(WORK, "class-lab4.log"))
+    rows = check_class_table("class lab4", fixture, out)
+    reader = row_of(rows, "reference-reader")
+    report = open(os.path.join(out, "students", reader[1], "report.txt"), errors="replace").read() if reader else ""
+    tally.check("class: a submission's code reads no reference in the sandbox",
+                "pass" if "reference-reader: cannot open" in report and "reference-reader: READ" not in report else "fail",
+                "; ".join(line for line in report.splitlines() if "reference-reader" in line)[:400] or f"exit {status}")
+    wrong = os.path.join(outside, "wrong-lab-out")
+    status, output = run(["./grade-class", "lab5", "--submissions", os.path.join(fixture, "submissions"), "--out", wrong,
+                          "--no-timing", "--seed", "12345"], log=os.path.join(WORK, "class-wrong-lab.log"))
+    last = output.strip().splitlines()[-1] if output.strip() else ""
+    tally.check("class: a class of 'no file' (the wrong lab named) exits 1, naming why",
+                "pass" if status == 1 and "have no lab5.cu" in last and "lab4.cu" in last else "fail",
+                f"exit {status}: {last[:300]}")
+
+
+def interrupted_and_resumed(fixture, outside):
+    """Ctrl-C while the run is prepared, then while it grades: each ends in one line (exit 1),
+    and the same command then resumes the run, the entries graded kept; a full disk ends the
+    command in one line too (exit 4)."""
+    import signal
+    picked = ("ada", "syntax-error", "no-file", "wrong-file-name")
+    submissions = os.path.join(outside, "resume-submissions")
+    os.makedirs(submissions)
+    for name in picked:
+        shutil.copytree(os.path.join(fixture, "submissions", name), os.path.join(submissions, name))
+    disk = os.path.join(outside, "small-disk")
+    os.makedirs(disk)
+    mounted = run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", disk])[0] == 0
+    try:
+        out = os.path.join(disk, "out")
+        command = ["./grade-class", "lab5", "--submissions", submissions, "--out", out, "--no-timing",
+                   "--seed", "12345", "--jobs", "1"]
+
+        def interrupted_when(text):
+            process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            seen = b""
+            for line in process.stdout:
+                seen += line
+                if text.encode() in line:
+                    process.send_signal(signal.SIGINT)
+                    break
+            rest, errors = process.communicate(timeout=600)
+            return process.returncode, (seen + rest).decode(errors="replace"), errors.decode(errors="replace")
+
+        status, said, errors = interrupted_when("roster entries;")
+        tally.check("class: Ctrl-C while preparing ends in one line (exit 1)",
+                    "pass" if status == 1 and len(errors.strip().splitlines()) == 1 and "Traceback" not in errors else "fail",
+                    f"exit {status}: {errors.strip()[-300:]}")
+        status, said, errors = interrupted_when("[1/4]")
+        graded = {}
+        for entry in (read_json(os.path.join(out, "run.json")) or {}).get("roster", []):
+            path = os.path.join(out, "students", entry["id"], "line.json")
+            if os.path.isfile(path):
+                graded[path] = open(path, "rb").read()
+        tally.check("class: Ctrl-C while grading ends in one line (exit 1), a class table written",
+                    "pass" if status == 1 and len(errors.strip().splitlines()) == 1 and "Traceback" not in errors
+                    and graded and os.path.isfile(os.path.join(out, "class.csv")) else "fail",
+                    f"exit {status}, {len(graded)} graded: {errors.strip()[-300:]}")
+        status, said = run(command, log=os.path.join(WORK, "class-resumed.log"))
+        kept = all(open(path, "rb").read() == data for path, data in graded.items())
+        check_class_table("class, resumed", fixture, out, picked)
+        tally.check("class: the same command resumes the run, the graded entries kept",
+                    "pass" if "resuming run" in said and kept and len(graded) < len(picked) else "fail",
+                    f"exit {status}, {len(graded)} kept ({kept}): {said.strip()[-300:]}")
+        if mounted:
+            run(["dd", "if=/dev/zero", f"of={os.path.join(disk, 'filler')}", "bs=1M", "count=100"])
+        else:
+            os.unlink(os.path.join(out, "class.csv"))
+            os.mkdir(os.path.join(out, "class.csv"))
+        status, said = run(["./grade-class", "--merge", "--out", out])
+        tally.check(f"class: {'a full disk' if mounted else 'class.csv a folder'} ends the merge in one line (exit 4)",
+                    "pass" if status == 4 and len(said.strip().splitlines()) == 1 and "Traceback" not in said else "fail",
+                    f"exit {status}: {said.strip()[-300:]}")
+    finally:
+        if mounted:
+            run(["umount", disk])
 
 
 def check_gradebook(out):
     """./grade-class --gradebook: a Canvas-like export (a row per roster name, a "Points
-    Possible" row, a student not in the roster) gets each student's points of the run; blank
-    where the run has none (never 0), other cells untouched."""
+    Possible" row, a student not in the roster, the assignment's column already holding a grade
+    for everyone) gets each student's points of the run; a cell without points of the run stays
+    as the export had it (never 0, never blanked), other cells untouched."""
     import csv
     run_json = read_json(os.path.join(out, "run.json")) or {}
-    roster = run_json.get("roster", [])
+    roster = [entry for entry in run_json.get("roster", []) if is_inert(bytes.fromhex(entry["bytes"]))]
+    absent = len(run_json.get("roster", [])) - len(roster)  # names a UTF-8 gradebook cannot hold
     exported = os.path.join(WORK, "gradebook-export.csv")
     with open(exported, "w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
-        writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 4 (12)"])
-        writer.writerow(["    Points Possible", "", "", "", "", "52"])
+        writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 4 (12)", "Lab 5 (13)"])
+        writer.writerow(["    Points Possible", "", "", "", "", "52", "65"])
         for number, entry in enumerate(roster):
-            writer.writerow([f"Student {number}", str(1000 + number), "", entry["name"], "A", "7"])
-        writer.writerow(["Zed", "999", "", "zed-not-in-the-class", "A", "7"])
+            writer.writerow([f"Student {number}", str(1000 + number), "", bytes.fromhex(entry["bytes"]).decode("utf-8"), "A", "7", "12"])
+        writer.writerow(["Zed", "999", "", "zed-not-in-the-class", "A", "7", "3"])
     status, output = run(["./grade-class", "--gradebook", exported, "--match", "SIS Login ID",
                           "--assignment", "Lab 5 (13)", "--out", out])
     filled = os.path.join(out, "gradebook-Lab-5-13.csv")
@@ -1129,18 +1394,18 @@ def check_gradebook(out):
         tally.check("class: --gradebook fills an exported gradebook", "fail", f"exit {status}: {output.strip()[-200:]}")
         return
     rows = list(csv.reader(open(filled, newline="", encoding="utf-8")))
-    wrong, blanks = [], 0
+    wrong, kept = [], 0
     for entry, row in zip(roster, rows[2:]):
         line = read_json(os.path.join(out, "students", entry["id"], "line.json")) or {}
         counted = line.get("score") is not None and line.get("verdict") not in ("not graded", "not graded on a GPU", "grading machine broken")
-        want = f"{line['score']:.2f}".rstrip("0").rstrip(".") if counted else ""
-        blanks += not counted
-        if row[6:] != [want] or row[3] != entry["name"] or row[5] != "7":
+        want = f"{line['score']:.2f}".rstrip("0").rstrip(".") if counted else "12"
+        kept += not counted
+        if row[6:] != [want] or row[5] != "7":
             wrong.append((entry["name"], row[5:], want))
-    untouched = rows[0][:6] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 4 (12)"] \
-        and rows[-1] == ["Zed", "999", "", "zed-not-in-the-class", "A", "7", ""]
-    tally.check("class: --gradebook puts each student's points (blank, never 0, without any)",
-                "pass" if not wrong and untouched and rows[0][6] == "Lab 5 (13)" and status == (1 if blanks else 0) else "fail",
+    untouched = rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 4 (12)", "Lab 5 (13)"] \
+        and rows[1][6] == "65" and rows[-1] == ["Zed", "999", "", "zed-not-in-the-class", "A", "7", "3"]
+    tally.check("class: --gradebook puts each student's points, blanks no grade it did not make",
+                "pass" if not wrong and untouched and status == (1 if kept or absent else 0) else "fail",
                 f"exit {status}, {len(wrong)} wrong: {wrong[:3]}; {output.strip()[-200:]}")
 
 
@@ -1155,19 +1420,28 @@ def part_slurm():
     print("   machine): a job array, a task cancelled and named by the merge, that task run again,")
     print("   and a new run whose tasks never ran shows none of the old run's results")
     from local_slurm import LocalSlurm
-    cluster = LocalSlurm(os.path.join(WORK, "slurm"))
+    cluster = LocalSlurm(os.path.join(WORK, "slurm"), gpus=gpu_count())
     why = cluster.start()
     if why:
         cluster.stop()
         tally.check("slurm: grading a class through Slurm", "skip", why)
         return
+    outside = outside_the_kit("slurm")
     try:
-        slurm_flow(cluster)
+        slurm_flow(cluster, os.path.join(outside, "slurm-out"))
     finally:
         cluster.stop()
+        shutil.rmtree(outside, ignore_errors=True)
 
 
-def slurm_flow(cluster):
+def gpu_count():
+    result = subprocess.run(["nvidia-smi", "-L"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) \
+        if shutil.which("nvidia-smi") else None
+    return len([line for line in result.stdout.decode().splitlines() if line.startswith("GPU ")]) \
+        if result and result.returncode == 0 else 0
+
+
+def slurm_flow(cluster, out):
     import csv
     fixture = class_fixture("slurm-fixture")
     submissions = os.path.join(fixture, "submissions")
@@ -1183,12 +1457,13 @@ def slurm_flow(cluster):
                 shutil.rmtree(path)
             else:
                 os.unlink(path)
-    out = os.path.join(WORK, "slurm-out")
-    shutil.rmtree(out, ignore_errors=True)
-    # Held, so that task 1 can be cancelled before it starts; then released.
+    # Held, so that task 1 can be cancelled before it starts; then released. A task asks for a
+    # GPU where the node has one.
+    gpus = "1" if cluster.gpus else "0"
+    arch = ["--cuda-arch", os.environ["CUDA_ARCH"]] if os.environ.get("CUDA_ARCH") else []
     submit = ["./grade-class", "lab5", "--slurm", "3", "--submissions", submissions, "--out", out,
-              "--no-timing", "--seed", "12345", "--student-timeout", "150", "--cuda-arch", "90",
-              "--gpus-per-task", "0", "--sbatch=--hold"]
+              "--no-timing", "--seed", "12345", "--student-timeout", "150", *arch,
+              "--gpus-per-task", gpus, "--sbatch=--hold"]
     status, output = cluster.run(submit, timeout=900)
     slurm = read_json(os.path.join(out, "slurm.json")) or {}
     tally.check("slurm: the run is prepared and submitted (exit 0)", "pass" if status == 0 and slurm.get("tasks") else "fail",
@@ -1203,7 +1478,8 @@ def slurm_flow(cluster):
     final = cluster.wait(merge)
     tally.check("slurm: the merge fails when a task was cancelled", "pass" if final == "FAILED" else "fail", f"merge job {merge}: {final}")
     run_json = read_json(os.path.join(out, "run.json")) or {}
-    task_one = {e["name"]: "task 1 never started" for e in run_json.get("roster", []) if e["index"] % 3 == 1}
+    task_one = {bytes.fromhex(e["bytes"]).decode("utf-8", "surrogateescape"): "task 1 never started"
+                for e in run_json.get("roster", []) if e["index"] % 3 == 1}
     check_class_table("slurm, task 1 cancelled", fixture, out, SLURM_PICKED, task_one)
     rows = list(csv.reader(open(os.path.join(out, "class.csv"), newline="")))
     cancelled = [row for row in rows[1:] if row[2] == "not graded"]
@@ -1212,7 +1488,7 @@ def slurm_flow(cluster):
     logs = os.listdir(os.path.join(out, "logs")) if os.path.isdir(os.path.join(out, "logs")) else []
     tally.check("slurm: the jobs' logs are under --out/logs", "pass" if any("-task-0-" in l for l in logs) and any("-merge-" in l for l in logs) else "fail", f"{logs}")
 
-    status, output = cluster.run(["./grade-class", "--slurm-rerun", "1", "--out", out, "--gpus-per-task", "0"])
+    status, output = cluster.run(["./grade-class", "--slurm-rerun", "1", "--out", out, "--gpus-per-task", gpus])
     slurm = read_json(os.path.join(out, "slurm.json")) or {}
     merge = (slurm.get("merges") or [None])[-1]
     # The run's sbatch options hold for its reruns: --hold too.
@@ -1223,9 +1499,15 @@ def slurm_flow(cluster):
     check_class_table("slurm, complete", fixture, out, SLURM_PICKED)
     check_reports("the Slurm class table", [("--csv", os.path.join(out, "class.csv"))])
 
-    # A new run whose tasks are all cancelled: the table must not show the old run's verdicts.
+    # A new run whose tasks are all cancelled: the table must not show the old run's verdicts,
+    # and a task of the old run (one Slurm started late) grades nothing.
+    old_run = run_json.get("run", "none")
     status, output = cluster.run(submit, timeout=900)
     slurm = read_json(os.path.join(out, "slurm.json")) or {}
+    state = read_json(os.path.join(out, "tasks", "0.json"))
+    late, said = cluster.run(["./grade-class", "--task", "0", "--out", out, "--run", old_run])
+    tally.check("slurm: a task of a run replaced since grades nothing", "pass" if late == 2 and "replaced" in said
+                and read_json(os.path.join(out, "tasks", "0.json")) == state else "fail", f"exit {late}: {said.strip()[-200:]}")
     if status == 0 and slurm.get("tasks"):
         array = slurm["tasks"]["0"].split("_")[0]
         merge = slurm["merges"][-1]

@@ -7,6 +7,7 @@
 
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -591,4 +592,42 @@ Test(grading, no_timing_gives_every_grading_the_same_maximum_built_or_not)
     cr_expect(strstr(not_built.speed_output, "--no-timing") != NULL, "%s", not_built.speed_output);
     grading_free(&not_built);
     grading_free(&no_file);
+}
+
+/* Whether a text is well-formed UTF-8 with no control character but newline and tab. */
+static bool inert_text(const char *text)
+{
+    for (const unsigned char *at = (const unsigned char *)text; *at; at++) {
+        if ((*at < 0x20 && *at != '\n' && *at != '\t') || *at == 0x7F)
+            return false;
+        int length = *at < 0x80 ? 1 : *at >= 0xC2 && *at <= 0xDF ? 2 : *at >= 0xE0 && *at <= 0xEF ? 3
+                                                                 : *at >= 0xF0 && *at <= 0xF4 ? 4 : 0;
+        if (length == 0 || (length == 2 && *at == 0xC2 && at[1] < 0xA0))
+            return false;
+        for (int i = 1; i < length; i++)
+            if ((at[i] & 0xC0) != 0x80)
+                return false;
+        at += length - 1;
+    }
+    return true;
+}
+
+Test(reports, a_students_text_reaches_no_report_raw)
+{
+    const char *lines[][4] = {{"listed", "private_shared/bytes_257", NULL, NULL}};
+    static struct grading grading;
+    /* A compiler's error quoting a line with a terminal's escape sequences, a C1 control and
+     * bytes that are not UTF-8: it would move the cursor and write a fake line. */
+    decide(&grading, record_text(lines, 1),
+           "/home/kit/lab5.cu(1): error: #error \x1b[1A\x1b[2K\rpassed \xC2\x9B\xFF\xFE \xC3\xA9\n");
+    cr_expect(inert_text(grading.problems[0]), "problem: %s", grading.problems[0]);
+    cr_expect(strstr(grading.problems[0], "\xC3\xA9") != NULL, "a real character stays: %s", grading.problems[0]);
+    char *tap = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&tap, &size);
+    cr_assert_eq(write_tap(out, &grading), 0);
+    fclose(out);
+    cr_expect(inert_text(tap), "TAP: %s", tap);
+    free(tap);
+    grading_free(&grading);
 }
