@@ -132,7 +132,8 @@ class Grader:
             summary = os.path.join(folder, "summary.json")
             subprocess.run([self.kit.results, "grade", "--lab", self.o.lab, "--points",
                             self.kit.points, "--records", self.kit.listing, "--no-file",
-                            "none", "--summary", summary], stdout=subprocess.DEVNULL,
+                            "none", *(["--no-timing"] if self.o.no_timing else []),
+                            "--summary", summary], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
             try:
                 with open(summary, encoding="utf-8") as file:
@@ -277,7 +278,8 @@ class Grader:
                                  os.path.basename(self.kit.points), "--records", records,
                                  "--seed", str(self.run["options"]["seed"]), "--student",
                                  os.path.basename(folder), "--strip", "/submission/", "--strip", "/kit/",
-                                 *how, *reports], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                 *(["--no-timing"] if self.o.no_timing else []), *how, *reports],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, cwd=os.path.dirname(self.kit.points))
         return result.returncode, result.stdout
 

@@ -78,7 +78,7 @@ def build_kit(o, folder, log):
     # The results model first: it checks the points file.
     if not make(kit, ["build/results/results"], log, cuda_arch=o.cuda_arch):
         raise Fail(EXIT_MACHINE, f"the kit's results model does not build here ({log_said(log)})")
-    check = subprocess.run([os.path.join(kit, "build", "results", "results"), "check-points", o.points],
+    check = subprocess.run([os.path.join(kit, "build", "results", "results"), "check-points", o.points, o.lab],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     if check.returncode != 0:
         why = check.stdout.decode("utf-8", "replace").strip().splitlines()
