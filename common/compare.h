@@ -29,6 +29,8 @@ enum histogram_mistake {
     MISTAKE_WRONG_BINS,          /* the right total in the wrong bins */
     MISTAKE_BINS_MISSING,        /* some bins exactly 0, the others right: never counted or committed */
     MISTAKE_LOST_UPDATES,        /* short by irregular amounts */
+    MISTAKE_COMMITTED_UNEVENLY,  /* each bin a whole multiple of the truth, the multiples unequal */
+    MISTAKE_BLOCK_OFFSET_MISSING, /* every block counted the first block's share of the text */
     MISTAKE_UNKNOWN
 };
 

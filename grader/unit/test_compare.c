@@ -205,6 +205,96 @@ Test(diagnosis, bins_that_are_zero_while_the_others_are_exact_were_never_committ
     free(s.text);
 }
 
+/* A commit loop that steps by one (for (bin = threadIdx.x; bin < HISTOGRAM_BINS; bin++)):
+ * thread t commits bins t to the last, so each block adds bin b once per thread below b + 1. */
+static void commit_with_unit_step(const struct scenario *s, unsigned int threads_per_block,
+                                  unsigned long long *got)
+{
+    for (unsigned int bin = 0; bin < HISTOGRAM_BINS; bin++) {
+        unsigned int committers = bin + 1 < threads_per_block ? bin + 1 : threads_per_block;
+        got[bin] = s->expected[bin] * committers;
+    }
+}
+
+Test(diagnosis, a_commit_loop_stepping_by_one_commits_bins_unevenly)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    const unsigned long long *runs[1] = {got};
+    char explanation[512];
+    commit_with_unit_step(&s, 256, got);
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_COMMITTED_UNEVENLY);
+    cr_expect(strstr(explanation, "a-d 1x, e-h 2x, i-l 3x, m-p 4x, q-t 5x, u-x 6x, y-z 7x"),
+              "%s", explanation);
+    cr_expect(strstr(explanation, "bin++"), "%s", explanation);
+    /* Blocks of 4 threads: bins past the fourth are committed 4 times each. */
+    commit_with_unit_step(&s, 4, got);
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_COMMITTED_UNEVENLY);
+    cr_expect(strstr(explanation, "q-t 4x, u-x 4x, y-z 4x"), "%s", explanation);
+    free(s.text);
+}
+
+Test(diagnosis, bins_skipped_and_repeated_are_uneven_commits)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+        got[bin] = s.expected[bin] * (unsigned long long)(bin % 3); /* 0x, 1x, 2x, 0x, ... */
+    EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_COMMITTED_UNEVENLY);
+    free(s.text);
+}
+
+/* Every block counting the first block's share: a global index without the block's offset. */
+static void every_block_counts_the_first_share(const struct scenario *s, uint64_t share,
+                                               unsigned long long *got)
+{
+    uint64_t blocks = (s->length + share - 1) / share;
+    cpu_histogram(s->text, share < s->length ? share : s->length, got);
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+        got[bin] *= blocks;
+}
+
+Test(diagnosis, every_block_counting_the_first_share_is_a_missing_block_offset)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    const unsigned long long *runs[1] = {got};
+    char explanation[512];
+    every_block_counts_the_first_share(&s, 256, got); /* one byte a thread, 256 threads */
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_BLOCK_OFFSET_MISSING);
+    cr_expect(strstr(explanation, "391 times"), "%s", explanation);
+    cr_expect(strstr(explanation, "blockIdx.x"), "%s", explanation);
+    every_block_counts_the_first_share(&s, 7 * 256, got); /* lab 6: 7 bytes a thread */
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_BLOCK_OFFSET_MISSING);
+    cr_expect(strstr(explanation, "56 times"), "%s", explanation);
+    free(s.text);
+
+    /* The same on random bytes, where most bytes are not letters, and on one letter. */
+    s = random_bytes();
+    every_block_counts_the_first_share(&s, 4096, got);
+    EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_BLOCK_OFFSET_MISSING);
+    free(s.text);
+    s = (struct scenario){malloc(LENGTH), LENGTH, {0}};
+    generate_text(TEXT_ONE_LETTER, 3, s.text, LENGTH);
+    cpu_histogram(s.text, LENGTH, s.expected);
+    every_block_counts_the_first_share(&s, 1792, got);
+    EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_BLOCK_OFFSET_MISSING);
+    free(s.text);
+}
+
+Test(diagnosis, halved_counts_are_not_a_missing_block_offset)
+{
+    /* Counts short by half, all even: got / 2 is the histogram of some prefix, but no number of
+     * blocks of that prefix covers the text, so no block offset is blamed. */
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+        got[bin] = s.expected[bin] / 2 & ~1ull; /* even, and far short of the whole */
+    cr_expect_neq(diagnose_one(&s, got), MISTAKE_BLOCK_OFFSET_MISSING,
+                  "the halves of a text are no blocks that counted its start");
+    free(s.text);
+}
+
 Test(diagnosis, anything_else_is_unknown_but_explained)
 {
     struct scenario s = english();
