@@ -62,6 +62,15 @@ static int64_t suffix_with_histogram(const char *text, uint64_t length,
     }
 }
 
+/* Whether text[from, to) has exactly the histogram wanted. */
+static bool range_has_histogram(const char *text, uint64_t from, uint64_t to,
+                                const unsigned long long *wanted)
+{
+    unsigned long long counts[HISTOGRAM_BINS];
+    cpu_histogram(text + from, to - from, counts);
+    return histograms_equal(counts, wanted);
+}
+
 static int zero_bins(const unsigned long long *histogram)
 {
     int zeros = 0;
@@ -323,6 +332,29 @@ struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *e
         }
     }
     if (all_at_most(got, expected)) {
+        /* What a kernel of 16-byte loads counts byte by byte: the head before the first
+         * boundary and the tail after the last. */
+        uint64_t head = (16 - e->start_offset % 16) % 16;
+        uint64_t tail = head < e->length ? (e->start_offset + e->length) % 16 : 0;
+        if (head > 0 && head < e->length && range_has_histogram(e->text, head, e->length, got)) {
+            d.mistake = MISTAKE_HEAD_MISSING;
+            EXPLAIN(&d, "the first %" PRIu64 " bytes were not counted, the rest were: the text "
+                        "starts %u bytes past a 16-byte boundary, and those are the bytes before "
+                        "the first boundary (the head that 16-byte loads leave). Count them one by "
+                        "one, whatever their number (1 to 15).",
+                    head, e->start_offset % 16);
+            return d;
+        }
+        if (tail > 0 && head + tail < e->length &&
+            range_has_histogram(e->text, 0, e->length - tail, got)) {
+            d.mistake = MISTAKE_TAIL_MISSING;
+            EXPLAIN(&d, "the last %" PRIu64 " bytes were not counted, the rest were: those are the "
+                        "bytes after the last 16-byte boundary (the tail that 16-byte loads "
+                        "leave), or a loop that stops short of the end. Count the tail one by one, "
+                        "whatever its length (1 to 15).",
+                    tail);
+            return d;
+        }
         int64_t prefix = prefix_with_histogram(e->text, e->length, got);
         if (prefix >= 0) {
             d.mistake = MISTAKE_TAIL_MISSING;

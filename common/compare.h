@@ -42,6 +42,7 @@ struct histogram_evidence {
     const unsigned long long *const *runs; /* run_count results, HISTOGRAM_BINS each */
     int run_count;
     char letter_after_text; /* the byte the grader fills past the end of the text, or 0 */
+    unsigned int start_offset; /* the text starts this many bytes past a 16-byte boundary */
 };
 
 struct histogram_diagnosis {

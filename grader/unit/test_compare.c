@@ -23,15 +23,24 @@ static struct scenario english(void)
     return s;
 }
 
-static enum histogram_mistake diagnose(const struct scenario *s,
-                                       const unsigned long long *const *runs, int run_count,
-                                       char *explanation)
+/* start_offset: the text starts that many bytes past a 16-byte boundary. */
+static enum histogram_mistake diagnose_at(const struct scenario *s,
+                                          const unsigned long long *const *runs, int run_count,
+                                          unsigned int start_offset, char *explanation)
 {
-    struct histogram_evidence evidence = {s->text, s->length, s->expected, runs, run_count, 'z'};
+    struct histogram_evidence evidence = {s->text, s->length, s->expected, runs, run_count, 'z',
+                                          start_offset};
     struct histogram_diagnosis d = diagnose_histogram(&evidence);
     if (explanation)
         strcpy(explanation, d.explanation);
     return d.mistake;
+}
+
+static enum histogram_mistake diagnose(const struct scenario *s,
+                                       const unsigned long long *const *runs, int run_count,
+                                       char *explanation)
+{
+    return diagnose_at(s, runs, run_count, 0, explanation);
 }
 
 static enum histogram_mistake diagnose_one(const struct scenario *s, const unsigned long long *got)
@@ -129,6 +138,38 @@ Test(diagnosis, a_skipped_block_0_is_the_head)
     const unsigned long long *runs[1] = {got};
     EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_HEAD_MISSING);
     cr_expect(strstr(explanation, "blockIdx.x > 0"), "%s", explanation);
+    free(s.text);
+}
+
+Test(diagnosis, a_head_before_the_first_16_byte_boundary_is_named_as_such)
+{
+    struct scenario s = {malloc(LENGTH), LENGTH, {0}}; /* letters only: every byte counts */
+    generate_text(TEXT_UNIFORM_LETTERS, 7, s.text, LENGTH);
+    cpu_histogram(s.text, LENGTH, s.expected);
+    unsigned long long got[HISTOGRAM_BINS];
+    const unsigned long long *runs[1] = {got};
+    char explanation[512];
+    for (unsigned int offset = 13; offset < 16; offset++) {
+        cpu_histogram(s.text + (16 - offset), LENGTH - (16 - offset), got);
+        EXPECT_MISTAKE(diagnose_at(&s, runs, 1, offset, explanation), MISTAKE_HEAD_MISSING);
+        cr_expect(strstr(explanation, "before the first boundary"), "%s", explanation);
+    }
+    free(s.text);
+}
+
+Test(diagnosis, a_tail_after_the_last_16_byte_boundary_is_named_as_such)
+{
+    struct scenario s = english(); /* 100003 bytes: a tail of 3 after the last boundary */
+    unsigned long long got[HISTOGRAM_BINS];
+    const unsigned long long *runs[1] = {got};
+    char explanation[512];
+    cpu_histogram(s.text, LENGTH - 3, got);
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_TAIL_MISSING);
+    cr_expect(strstr(explanation, "after the last 16-byte boundary"), "%s", explanation);
+    /* Starting 14 bytes past a boundary, the tail is 1 byte. */
+    cpu_histogram(s.text, LENGTH - 1, got);
+    EXPECT_MISTAKE(diagnose_at(&s, runs, 1, 14, explanation), MISTAKE_TAIL_MISSING);
+    cr_expect(strstr(explanation, "last 1 bytes"), "%s", explanation);
     free(s.text);
 }
 
