@@ -197,37 +197,42 @@ static bool first_share_repeated(const struct histogram_evidence *e, const unsig
                                  unsigned long long *blocks, int64_t *share_first,
                                  int64_t *share_last)
 {
-    unsigned long long common = 0;
-    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+    const unsigned long long *expected = e->expected;
+    /* k blocks each count the share: k divides every bin, and no bin of the share can hold more
+     * than the whole text's (k >= got / expected); k - 1 shares of a byte at least do not cover
+     * the text (k <= length). Within those bounds the loop is short, whatever the bins hold. */
+    unsigned long long common = 0, least = 2;
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++) {
         common = gcd(common, got[bin]);
-    if (common < 2)
-        return false;
-    /* Every divisor k >= 2 of the counts, smallest first: got / k must be a prefix's. */
-    for (unsigned long long low = 1; low * low <= common; low++) {
-        if (common % low != 0)
+        if (expected[bin] == 0) {
+            if (got[bin] != 0)
+                return false;
             continue;
-        const unsigned long long candidates[2] = {low, common / low};
-        for (int c = 0; c < 2; c++) {
-            unsigned long long k = c == 0 ? candidates[0] : candidates[1];
-            if (k < 2 || (c == 1 && k == candidates[0]))
-                continue;
-            unsigned long long share_counts[HISTOGRAM_BINS];
-            for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
-                share_counts[bin] = got[bin] / k;
-            int64_t first = prefix_with_histogram(e->text, e->length, share_counts);
-            if (first <= 0)
-                continue;
-            int64_t last = first;
-            while ((uint64_t)last < e->length && histogram_bin_of(e->text[last]) < 0)
-                last++;
-            /* k blocks of the share cover the text, k - 1 do not. */
-            if ((k - 1) * (unsigned long long)first < e->length &&
-                k * (unsigned long long)last >= e->length) {
-                *blocks = k;
-                *share_first = first;
-                *share_last = last;
-                return true;
-            }
+        }
+        unsigned long long at_least = got[bin] / expected[bin] + (got[bin] % expected[bin] != 0);
+        if (at_least > least)
+            least = at_least;
+    }
+    unsigned long long most = e->length < common ? e->length : common;
+    for (unsigned long long k = least; k <= most; k++) {
+        if (common % k != 0)
+            continue;
+        unsigned long long share_counts[HISTOGRAM_BINS];
+        for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+            share_counts[bin] = got[bin] / k;
+        int64_t first = prefix_with_histogram(e->text, e->length, share_counts);
+        if (first <= 0)
+            continue;
+        int64_t last = first;
+        while ((uint64_t)last < e->length && histogram_bin_of(e->text[last]) < 0)
+            last++;
+        /* k blocks of the share cover the text, k - 1 do not. */
+        if ((k - 1) * (unsigned long long)first < e->length &&
+            k * (unsigned long long)last >= e->length) {
+            *blocks = k;
+            *share_first = first;
+            *share_last = last;
+            return true;
         }
     }
     return false;

@@ -8,6 +8,7 @@
 #include "inputs.h"
 
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <cuda_runtime_api.h>
 #include <errno.h>
 #include <regex.h>
@@ -301,8 +302,8 @@ static bool read_flow_instruction(const char *line, size_t length, struct flow_i
     const char *at = line;
     while (at < end && (*at == ' ' || *at == '\t'))
         at++;
-    if (end - at < 4 || at[0] != '/' || at[1] != '*')
-        return false;
+    if (end - at < 4 || at[0] != '/' || at[1] != '*' || !isxdigit((unsigned char)at[2]))
+        return false; /* not an address: an encoding's second line, say */
     char *digits_end;
     out->address = strtoul(at + 2, &digits_end, 16);
     if (digits_end == at + 2 || digits_end + 2 > end || digits_end[0] != '*' || digits_end[1] != '/')

@@ -323,6 +323,16 @@ Test(diagnosis, every_block_counting_the_first_share_is_a_missing_block_offset)
     free(s.text);
 }
 
+Test(diagnosis, bins_left_as_the_poison_are_diagnosed_at_once, .timeout = 2)
+{
+    /* Seven equal huge bins: their common divisor is huge, and no search may walk it. */
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    memset(got, 0xA5, sizeof got);
+    cr_expect_neq(diagnose_one(&s, got), MISTAKE_BLOCK_OFFSET_MISSING);
+    free(s.text);
+}
+
 Test(diagnosis, halved_counts_are_not_a_missing_block_offset)
 {
     /* Counts short by half, all even: got / 2 is the histogram of some prefix, but no number of
