@@ -62,6 +62,15 @@ static int64_t suffix_with_histogram(const char *text, uint64_t length,
     }
 }
 
+/* Whether text[from, to) has exactly the histogram wanted. */
+static bool range_has_histogram(const char *text, uint64_t from, uint64_t to,
+                                const unsigned long long *wanted)
+{
+    unsigned long long counts[HISTOGRAM_BINS];
+    cpu_histogram(text + from, to - from, counts);
+    return histograms_equal(counts, wanted);
+}
+
 static int zero_bins(const unsigned long long *histogram)
 {
     int zeros = 0;
@@ -135,6 +144,100 @@ static bool explain_excess(struct histogram_diagnosis *d, const struct histogram
     return true;
 }
 
+/* Whether each bin came back a whole number of times its right count, not the same number for
+ * every bin, one of them at least twice: bins committed unevenly (0 times for some, perhaps).
+ * Writes the multiples, "a-d 1x, e-h 2x, ...", into multiples. */
+static bool committed_unevenly(const unsigned long long *got, const unsigned long long *expected,
+                               char *multiples, size_t size)
+{
+    unsigned long long first_factor = 0;
+    bool any = false, repeated = false, unequal = false;
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++) {
+        if (expected[bin] == 0) {
+            if (got[bin] != 0)
+                return false;
+            continue;
+        }
+        if (got[bin] % expected[bin] != 0)
+            return false;
+        unsigned long long factor = got[bin] / expected[bin];
+        repeated |= factor >= 2;
+        unequal |= any && factor != first_factor;
+        if (!any)
+            first_factor = factor;
+        any = true;
+    }
+    if (!repeated || !unequal)
+        return false;
+    size_t used = 0;
+    multiples[0] = '\0';
+    for (int bin = 0; bin < HISTOGRAM_BINS && used < size; bin++)
+        if (expected[bin] != 0)
+            used += (size_t)snprintf(multiples + used, size - used, "%s%s %llux",
+                                     used ? ", " : "", histogram_bin_name(bin),
+                                     got[bin] / expected[bin]);
+    return true;
+}
+
+static unsigned long long gcd(unsigned long long a, unsigned long long b)
+{
+    while (b != 0) {
+        unsigned long long r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* Whether got is `blocks` times the histogram of the text's first bytes, for some number of
+ * blocks of that many bytes that just covers the text: what every block counting the first
+ * block's share gives. The share is share_first to share_last bytes (non-letters at its end
+ * are not seen). */
+static bool first_share_repeated(const struct histogram_evidence *e, const unsigned long long *got,
+                                 unsigned long long *blocks, int64_t *share_first,
+                                 int64_t *share_last)
+{
+    const unsigned long long *expected = e->expected;
+    /* k blocks each count the share: k divides every bin, and no bin of the share can hold more
+     * than the whole text's (k >= got / expected); k - 1 shares of a byte at least do not cover
+     * the text (k <= length). Within those bounds the loop is short, whatever the bins hold. */
+    unsigned long long common = 0, least = 2;
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++) {
+        common = gcd(common, got[bin]);
+        if (expected[bin] == 0) {
+            if (got[bin] != 0)
+                return false;
+            continue;
+        }
+        unsigned long long at_least = got[bin] / expected[bin] + (got[bin] % expected[bin] != 0);
+        if (at_least > least)
+            least = at_least;
+    }
+    unsigned long long most = e->length < common ? e->length : common;
+    for (unsigned long long k = least; k <= most; k++) {
+        if (common % k != 0)
+            continue;
+        unsigned long long share_counts[HISTOGRAM_BINS];
+        for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+            share_counts[bin] = got[bin] / k;
+        int64_t first = prefix_with_histogram(e->text, e->length, share_counts);
+        if (first <= 0)
+            continue;
+        int64_t last = first;
+        while ((uint64_t)last < e->length && histogram_bin_of(e->text[last]) < 0)
+            last++;
+        /* k blocks of the share cover the text, k - 1 do not. */
+        if ((k - 1) * (unsigned long long)first < e->length &&
+            k * (unsigned long long)last >= e->length) {
+            *blocks = k;
+            *share_first = first;
+            *share_last = last;
+            return true;
+        }
+    }
+    return false;
+}
+
 struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *e)
 {
     struct histogram_diagnosis d = {MISTAKE_NONE, -1, ""};
@@ -186,6 +289,34 @@ struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *e
                 factor, factor);
         return d;
     }
+    char multiples[160];
+    if (committed_unevenly(got, expected, multiples, sizeof multiples)) {
+        d.mistake = MISTAKE_COMMITTED_UNEVENLY;
+        EXPLAIN(&d, "every bin is a whole multiple of its right count, a different multiple for "
+                    "each (%s): the bins were committed a different number of times each. Look "
+                    "at the commit loop's step: 'for (bin = threadIdx.x; bin < HISTOGRAM_BINS; "
+                    "bin++)' has thread t add bins t to the last, so bin b is added b + 1 "
+                    "times. Step by blockDim.x, so that each bin is added once per block.",
+                multiples);
+        return d;
+    }
+    unsigned long long blocks;
+    int64_t share_first, share_last;
+    if (first_share_repeated(e, got, &blocks, &share_first, &share_last)) {
+        char share[48];
+        if (share_first == share_last)
+            snprintf(share, sizeof share, "%" PRId64, share_first);
+        else
+            snprintf(share, sizeof share, "%" PRId64 " to %" PRId64, share_first, share_last);
+        d.mistake = MISTAKE_BLOCK_OFFSET_MISSING;
+        EXPLAIN(&d, "every bin is exactly %llu times the count of the text's first %s bytes: "
+                    "each of %llu blocks counted the first block's share, the start of the text. "
+                    "A thread's index in the grid is missing its block's offset: it is "
+                    "blockIdx.x * blockDim.x + threadIdx.x, not threadIdx.x alone (and its first "
+                    "byte that index times the bytes a thread counts).",
+                blocks, share, blocks);
+        return d;
+    }
     bool excess = total_of(got) > total_of(expected);
     if (excess && explain_excess(&d, e, got, false))
         return d;
@@ -206,6 +337,29 @@ struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *e
         }
     }
     if (all_at_most(got, expected)) {
+        /* What a kernel of 16-byte loads counts byte by byte: the head before the first
+         * boundary and the tail after the last. */
+        uint64_t head = (16 - e->start_offset % 16) % 16;
+        uint64_t tail = head < e->length ? (e->start_offset + e->length) % 16 : 0;
+        if (head > 0 && head < e->length && range_has_histogram(e->text, head, e->length, got)) {
+            d.mistake = MISTAKE_HEAD_MISSING;
+            EXPLAIN(&d, "the first %" PRIu64 " bytes were not counted, the rest were: the text "
+                        "starts %u bytes past a 16-byte boundary, and those are the bytes before "
+                        "the first boundary (the head that 16-byte loads leave). Count them one by "
+                        "one, whatever their number (1 to 15).",
+                    head, e->start_offset % 16);
+            return d;
+        }
+        if (tail > 0 && head + tail < e->length &&
+            range_has_histogram(e->text, 0, e->length - tail, got)) {
+            d.mistake = MISTAKE_TAIL_MISSING;
+            EXPLAIN(&d, "the last %" PRIu64 " bytes were not counted, the rest were: those are the "
+                        "bytes after the last 16-byte boundary (the tail that 16-byte loads "
+                        "leave), or a loop that stops short of the end. Count the tail one by one, "
+                        "whatever its length (1 to 15).",
+                    tail);
+            return d;
+        }
         int64_t prefix = prefix_with_histogram(e->text, e->length, got);
         if (prefix >= 0) {
             d.mistake = MISTAKE_TAIL_MISSING;
@@ -283,6 +437,8 @@ const char *histogram_mistake_name(enum histogram_mistake mistake)
         [MISTAKE_WRONG_BINS] = "wrong-bins",
         [MISTAKE_BINS_MISSING] = "bins-missing",
         [MISTAKE_LOST_UPDATES] = "lost-updates",
+        [MISTAKE_COMMITTED_UNEVENLY] = "committed-unevenly",
+        [MISTAKE_BLOCK_OFFSET_MISSING] = "block-offset-missing",
         [MISTAKE_UNKNOWN] = "unknown",
     };
     return (unsigned)mistake <= MISTAKE_UNKNOWN ? names[mistake] : "unknown";

@@ -29,6 +29,8 @@ enum histogram_mistake {
     MISTAKE_WRONG_BINS,          /* the right total in the wrong bins */
     MISTAKE_BINS_MISSING,        /* some bins exactly 0, the others right: never counted or committed */
     MISTAKE_LOST_UPDATES,        /* short by irregular amounts */
+    MISTAKE_COMMITTED_UNEVENLY,  /* each bin a whole multiple of the truth, the multiples unequal */
+    MISTAKE_BLOCK_OFFSET_MISSING, /* every block counted the first block's share of the text */
     MISTAKE_UNKNOWN
 };
 
@@ -40,6 +42,7 @@ struct histogram_evidence {
     const unsigned long long *const *runs; /* run_count results, HISTOGRAM_BINS each */
     int run_count;
     char letter_after_text; /* the byte the grader fills past the end of the text, or 0 */
+    unsigned int start_offset; /* the text starts this many bytes past a 16-byte boundary */
 };
 
 struct histogram_diagnosis {

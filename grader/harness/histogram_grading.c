@@ -65,7 +65,10 @@ struct text_case {
 };
 
 /* Every correctness text, by group: the edge sizes, every distribution (prime or odd lengths),
- * texts that do not start on a 16-byte boundary (wide loads must cope) and the shipped text. */
+ * texts that do not start on a 16-byte boundary (wide loads must cope) and the shipped text.
+ * The start offsets' texts are letters only, so that a byte dropped at either end always shows:
+ * at offset k a 16-byte-wide kernel meets a head of (16 - k) % 16 bytes and a tail of
+ * (3 + k) % 16 (4099 = 16 x 256 + 3). */
 static const struct text_case TEXT_CASES[] = {
     {"empty_text", SMALL_TEXTS, SOURCE_GENERATED, TEXT_ENGLISH_LIKE, 0, 0},
     {"one_byte", SMALL_TEXTS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 1, 0},
@@ -85,6 +88,22 @@ static const struct text_case TEXT_CASES[] = {
     {"english_like_starting_off_boundary", LONG_TEXTS, SOURCE_GENERATED, TEXT_ENGLISH_LIKE,
      1000033, 5},
     {"jargon_file", LONG_TEXTS, SOURCE_SHIPPED_TEXT, TEXT_ENGLISH_LIKE, 0, 0},
+    {"offset_0", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 0},
+    {"offset_1", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 1},
+    {"offset_2", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 2},
+    {"offset_3", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 3},
+    {"offset_4", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 4},
+    {"offset_5", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 5},
+    {"offset_6", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 6},
+    {"offset_7", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 7},
+    {"offset_8", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 8},
+    {"offset_9", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 9},
+    {"offset_10", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 10},
+    {"offset_11", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 11},
+    {"offset_12", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 12},
+    {"offset_13", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 13},
+    {"offset_14", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 14},
+    {"offset_15", START_OFFSETS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 4099, 15},
 };
 static const struct text_case INPUT_FILE_CASE = {"your_input_file", 0, SOURCE_STUDENT_FILE,
                                                  TEXT_ENGLISH_LIKE, 0, 0};
@@ -211,10 +230,11 @@ static void describe_case(char *where, size_t size, const char *function_name,
 /* Fails the test with the table of bins and the likely mistake, if the runs were wrong; the
  * test goes on to its other texts. */
 static void judge_runs(const char *where, const char *text, uint64_t length,
-                       const unsigned long long *expected, const unsigned long long *const *runs,
-                       int run_count)
+                       unsigned int start_offset, const unsigned long long *expected,
+                       const unsigned long long *const *runs, int run_count)
 {
-    struct histogram_evidence evidence = {text, length, expected, runs, run_count, GUARD_LETTER};
+    struct histogram_evidence evidence = {text, length, expected, runs, run_count, GUARD_LETTER,
+                                          start_offset};
     struct histogram_diagnosis diagnosis = diagnose_histogram(&evidence);
     if (diagnosis.mistake == MISTAKE_NONE)
         return;
@@ -266,7 +286,7 @@ static void check_host_case(const char *function_name, host_histogram_function *
     else if (!inside)
         cr_expect_fail("%s: %s", where, problem);
     else
-        judge_runs(where, text, length, expected, runs, 1);
+        judge_runs(where, text, length, 0, expected, runs, 1);
     free(text);
 }
 
@@ -302,7 +322,7 @@ static void check_case(const char *function_name, histogram_function *function,
                        "never write to d_text.",
                        where);
     else
-        judge_runs(where, text, length, expected, runs, CHECK_RUNS);
+        judge_runs(where, text, length, text_case->offset, expected, runs, CHECK_RUNS);
     free(text);
 }
 

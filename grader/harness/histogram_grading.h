@@ -10,13 +10,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The correctness texts, in three groups: the edge sizes (0, 1, 31, 32, 33, 257 bytes, and 20
+/* The correctness texts, in groups: the edge sizes (0, 1, 31, 32, 33, 257 bytes, and 20
  * bytes not starting on a 16-byte boundary), every distribution at about 1 MB (a prime length),
- * and the long and real ones (16 MiB + 3, 1 MB starting off a boundary, the shipped English
- * text). Each group is one test, which checks every text of it and reports each wrong one:
- * a test is a process with a CUDA context of its own, and starting one took longer than the
- * checks themselves (histogram_grading.c lists the texts). */
-enum text_group { SMALL_TEXTS, DISTRIBUTIONS, LONG_TEXTS };
+ * the long and real ones (16 MiB + 3, 1 MB starting off a boundary, the shipped English text),
+ * and, for the GPU's functions, 4099 bytes starting 0 to 15 bytes past a 16-byte boundary (a
+ * head of every length before the first boundary, a body of 16-byte words and a tail). Each
+ * group is one test, which checks every text of it and reports each wrong one: a test is a
+ * process with a CUDA context of its own, and starting one took longer than the checks
+ * themselves (histogram_grading.c lists the texts). */
+enum text_group { SMALL_TEXTS, DISTRIBUTIONS, LONG_TEXTS, START_OFFSETS };
 
 /* Runs function three times on each text of the group, on fresh poisoned output each time,
  * with guard bytes around the text and guard counters around the bins; fails the test with
@@ -29,10 +31,13 @@ void check_histogram_group(const char *function_name, histogram_function *functi
 void check_histogram_input_file(const char *function_name, histogram_function *function);
 
 /* Defines the correctness tests of one histogram function: a test a group of texts, and one on
- * the file of --input. */
+ * the file of --input. Where a text starts matters on the GPU only (a CPU function's texts are
+ * copies): the start offsets are its group. */
 #define HISTOGRAM_TESTS(suite, function)                                                     \
     TEXT_TESTS(suite, function, check_histogram_group, check_histogram_input_file,           \
-               require_gpu, require_input_file_and_gpu)
+               require_gpu, require_input_file_and_gpu)                                      \
+    TEXT_GROUP_TEST(suite, function, start_offsets, START_OFFSETS, check_histogram_group,    \
+                    require_gpu)
 
 /* What HISTOGRAM_TESTS and HOST_HISTOGRAM_TESTS share: the checks they call, and the .init of
  * a group's test and of the --input file's (NULL: none). */

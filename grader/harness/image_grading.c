@@ -203,6 +203,11 @@ static void *case_pixels(const struct pixel_format *format, const struct image_c
         *count = image_case->pixels;
         bytes = grading_malloc(*count);
         generate_bytes(image_case->kind, options, bytes, *count);
+        /* Part B's last pixel is 255, the largest value, on every seed: where the image ends
+         * off a 16-byte boundary it is in the tail that a kernel of 16-byte loads counts on its
+         * own, and every tail length from 1 to 15 occurs among the images. */
+        if (!format->small && *count > 0)
+            bytes[*count - 1] = BYTE_BINS - 1;
         break;
     }
     if (!format->small)
@@ -338,6 +343,24 @@ static bool short_by_pixels(const struct pixel_format *format, const void *pixel
     return true;
 }
 
+/* The bin that holds the counts of 255 missing from its own, every other bin right; or -1. */
+static int misplaced_255(const struct pixel_format *format, const unsigned long long *expected,
+                         const unsigned long long *got)
+{
+    const unsigned int last = format->bins - 1;
+    if (format->bins != BYTE_BINS || got[last] >= expected[last])
+        return -1;
+    int other = -1;
+    for (unsigned int bin = 0; bin < last; bin++) {
+        if (got[bin] == expected[bin])
+            continue;
+        if (other >= 0 || got[bin] - expected[bin] != expected[last] - got[last])
+            return -1;
+        other = (int)bin;
+    }
+    return other;
+}
+
 /* What a wrong histogram most likely comes from, "(name): explanation", from its shape. */
 static void diagnose(const struct pixel_format *format, const void *pixels, uint64_t count,
                      unsigned int threads_per_block, const unsigned long long *expected,
@@ -400,6 +423,18 @@ static void diagnose(const struct pixel_format *format, const void *pixels, uint
                  "16 and above were counted in some bin (a value masked or wrapped into 0-15). "
                  "The contract counts them in no bin.",
                  got_total - expected_total);
+    } else if (!any_over && bins == BYTE_BINS && got[bins - 1] < expected[bins - 1] &&
+               expected_total - got_total == expected[bins - 1] - got[bins - 1]) {
+        snprintf(out, size,
+                 "(value-255-missing): every bin is right but that of 255, short by %llu: pixels "
+                 "of value 255, the largest, were not counted%s. Look for a bound that stops "
+                 "below 255 (< 255, or a loop over the values that ends before it), or 255 "
+                 "taken for a marker.",
+                 expected[bins - 1] - got[bins - 1],
+                 count > 0 && pixel_at(format, pixels, count - 1) == bins - 1
+                     ? " (the image's last pixel is 255: where the image ends off a 16-byte "
+                       "boundary, it is in the tail after the last one)"
+                     : "");
     } else if (!any_over && any_under) {
         uint64_t edge = 0;
         const char *which = NULL;
@@ -426,6 +461,7 @@ static void diagnose(const struct pixel_format *format, const void *pixels, uint
                      "thread of the block has counted (a barrier), or blocks that never commit.",
                      expected_total - got_total);
     } else {
+        int misplaced;
         bool multiplied = got_total > expected_total;
         unsigned long long factor = 0;
         for (unsigned int bin = 0; bin < bins && multiplied; bin++) {
@@ -445,6 +481,13 @@ static void diagnose(const struct pixel_format *format, const void *pixels, uint
                      "several times (every thread commits every bin, or the grid's threads "
                      "overlap).",
                      factor);
+        else if (got_total == expected_total && (misplaced = misplaced_255(format, expected, got)) >= 0)
+            snprintf(out, size,
+                     "(value-255-misbinned): the count of 255 is short by %llu and that of %d "
+                     "too high by as much, every other bin right: pixels of value 255 were "
+                     "counted as %d. Read a pixel as an unsigned byte (uint8_t, 0 to 255), and "
+                     "use it as the bin as it is.",
+                     expected[bins - 1] - got[bins - 1], misplaced, misplaced);
         else if (got_total == expected_total)
             snprintf(out, size, "(wrong-bins): the right number of counts, in wrong bins: check "
                                 "the bin index of a pixel.");
@@ -453,6 +496,14 @@ static void diagnose(const struct pixel_format *format, const void *pixels, uint
                      "(unknown): no single mistake explains these bins: compare them with the "
                      "expected ones above, and try the image in the demo.");
     }
+}
+
+void diagnose_image_histogram(bool small_pixels, const void *pixels, uint64_t count,
+                              unsigned int threads_per_block, const unsigned long long *expected,
+                              const unsigned long long *got, char *out, size_t size)
+{
+    diagnose(small_pixels ? &SMALL_FORMAT : &BYTE_FORMAT, pixels, count, threads_per_block,
+             expected, got, out, size);
 }
 
 /* Fails the test, going on to its other images, with the wrong bins and the likely mistake. */

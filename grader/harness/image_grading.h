@@ -9,6 +9,7 @@
 #include "image_reference.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The correctness images, in groups, a test a group (image_grading.c lists them):
@@ -18,7 +19,8 @@
  *   IMAGE_VALUES       part A: the photograph >> 4, and values of 16 and above (16-63, and
  *                      up to 0xFFFFFFFF) among the others
  *   SMALL_IMAGES       part B: 0, 1, 15, 16, 17 and 4095 pixels, and 4099 pixels starting 1 to
- *                      15 bytes past a 16-byte boundary
+ *                      15 bytes past a 16-byte boundary (every generated image of part B ends
+ *                      in a pixel of 255)
  *   IMAGE_KINDS        part B: every kind of common/images.h at about a million pixels (a prime)
  *   LONG_IMAGES        part B: 16 MiB + 3 pixels, a million starting off a boundary, the photo */
 enum image_group { IMAGE_SIZES, IMAGE_BLOCK_SIZES, IMAGE_VALUES, SMALL_IMAGES, IMAGE_KINDS,
@@ -45,6 +47,13 @@ void check_byte_image_input_file(const char *function_name, byte_image_histogram
 /* An image of 2^32 + 257 pixels, built on the GPU, whose one bin holds more than 2^32: catches
  * 32-bit indices and counters. Skips when the GPU has too little free memory. */
 void check_byte_image_past_4gib(const char *function_name, byte_image_histogram *function);
+
+/* The likely mistake behind a wrong histogram of part A's pixels (small_pixels: 32-bit, 16 bins)
+ * or part B's (bytes, 256 bins), from its shape: "(name): explanation" into out. pixels are the
+ * image as counted, threads_per_block part A's blocks on the GPU (0 otherwise). */
+void diagnose_image_histogram(bool small_pixels, const void *pixels, uint64_t count,
+                              unsigned int threads_per_block, const unsigned long long *expected,
+                              const unsigned long long *got, char *out, size_t size);
 
 /* The correctness tests of one function: a test a group, and one on the file of --input. */
 #define IMAGE_GROUP_TEST(suite, test_name, function, check, group, group_init)                \

@@ -8,6 +8,7 @@
 #include "inputs.h"
 
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <cuda_runtime_api.h>
 #include <errno.h>
 #include <regex.h>
@@ -263,6 +264,53 @@ static bool rule_does_work(const struct sass_rule *rule, const char *sass, char 
     return false;
 }
 
+/* The machine code of the kernels that run_every_function launched (malloc'ed, never empty),
+ * their names in list, and the object's path; skips or fails the test as check_technique says. */
+static char *launched_sass(technique_runner *run_every_function, char *list, size_t list_size,
+                           const char **object_out)
+{
+    char reason[512];
+    if (!gpu_available(reason, sizeof reason)) {
+        record_current_test(TEST_NEEDS_GPU, reason);
+        cr_skip_test("technique check not run: it runs your functions to see which kernels they "
+                     "launch, and %s", reason);
+    }
+    char *sass = student_sass(reason, sizeof reason);
+    if (!sass) {
+        /* Not the code's fault, and never a free pass: the results model calls the grading
+         * machine broken, and the test keeps its points in the maximum. */
+        record_current_test(TEST_MACHINE_PROBLEM, reason);
+        cr_skip_test("technique check not run: %s", reason);
+    }
+    char *names[MAX_LAUNCHED_KERNELS];
+    bool named = true;
+    int launched = launched_kernels(run_every_function, grading_options().seed, names,
+                                    MAX_LAUNCHED_KERNELS, &named);
+    const char *object = getenv("GRADE_OBJECT");
+    /* Where the driver cannot name a kernel, the check falls back to the whole object's machine
+     * code: an honest kernel must not fail for the driver's age. */
+    char *ran = named ? sass_of_kernels(sass, (const char *const *)names, launched) : strdup(sass);
+    free(sass);
+    cr_assert(ran, "out of host memory for the SASS");
+    list[0] = '\0';
+    for (int n = 0; n < launched; n++) {
+        char identifier[256];
+        kernel_identifier(names[n], identifier, sizeof identifier);
+        snprintf(list + strlen(list), list_size - strlen(list), "%s%s", n ? ", " : "",
+                 identifier);
+    }
+    for (int n = 0; n < launched; n++)
+        free(names[n]);
+    if (!*ran) {
+        free(ran);
+        cr_assert_fail("right answer or not, technique missing: your functions launched no kernel "
+                       "of %s%s%s: the lab's technique must be in a kernel they launch",
+                       object, launched ? " (they launched: " : "", launched ? list : "");
+    }
+    *object_out = object;
+    return ran;
+}
+
 void check_technique(const struct sass_rule *rules, int count,
                      technique_runner *run_every_function)
 {
@@ -338,4 +386,249 @@ void check_technique(const struct sass_rule *rules, int count,
     free(sass);
     for (int n = 0; n < launched; n++)
         free(names[n]);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The order of instructions along a kernel's control flow                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+/* One instruction of a kernel's listing, as far as its control flow goes. */
+struct flow_instruction {
+    unsigned long address;
+    char opcode[48];
+    bool falls_through;      /* the next instruction can follow it */
+    bool branches;           /* it can jump to target_address */
+    unsigned long target_address;
+    bool unknown_flow;       /* a call, a return or an indirect jump: not followed here */
+};
+
+/* Reads an instruction line of cuobjdump -sass: its address in a comment, an optional predicate,
+ * the opcode, the operands up to ';' (then the encoding, in a comment). False for any other
+ * line. */
+static bool read_flow_instruction(const char *line, size_t length, struct flow_instruction *out)
+{
+    const char *end = line + length;
+    const char *at = line;
+    while (at < end && (*at == ' ' || *at == '\t'))
+        at++;
+    if (end - at < 4 || at[0] != '/' || at[1] != '*' || !isxdigit((unsigned char)at[2]))
+        return false; /* not an address: an encoding's second line, say */
+    char *digits_end;
+    out->address = strtoul(at + 2, &digits_end, 16);
+    if (digits_end == at + 2 || digits_end + 2 > end || digits_end[0] != '*' || digits_end[1] != '/')
+        return false;
+    at = digits_end + 2;
+    while (at < end && (*at == ' ' || *at == '\t'))
+        at++;
+    bool predicated = false;
+    if (at < end && *at == '@') {
+        const char *predicate = at;
+        while (at < end && *at != ' ' && *at != '\t')
+            at++;
+        /* @PT is always true, @!PT never. */
+        predicated = !((at - predicate == 3 && strncmp(predicate, "@PT", 3) == 0));
+        while (at < end && (*at == ' ' || *at == '\t'))
+            at++;
+    }
+    size_t opcode_length = 0;
+    while (at + opcode_length < end && at[opcode_length] != ' ' && at[opcode_length] != '\t' &&
+           at[opcode_length] != ';')
+        opcode_length++;
+    if (opcode_length == 0 || opcode_length >= sizeof out->opcode)
+        return false;
+    memcpy(out->opcode, at, opcode_length);
+    out->opcode[opcode_length] = '\0';
+    const char *operands = at + opcode_length;
+    const char *operands_end = memchr(operands, ';', (size_t)(end - operands));
+    if (!operands_end)
+        operands_end = end;
+
+    out->falls_through = true;
+    out->branches = false;
+    out->unknown_flow = false;
+    const char *op = out->opcode;
+    if (strncmp(op, "BRA", 3) == 0 && (op[3] == '\0' || op[3] == '.')) {
+        /* The target is the last number of the operands; a condition operand (BRA.U !UP0, ...)
+         * or a predicate makes it conditional. */
+        const char *target = NULL;
+        bool condition = false;
+        for (const char *o = operands; o + 1 < operands_end; o++) {
+            if (o[0] == '0' && o[1] == 'x')
+                target = o;
+            condition |= *o == ',';
+        }
+        if (!target) {
+            out->unknown_flow = true;
+            return true;
+        }
+        out->branches = true;
+        out->target_address = strtoul(target, NULL, 16);
+        out->falls_through = predicated || condition;
+    } else if (strncmp(op, "EXIT", 4) == 0 || strncmp(op, "KILL", 4) == 0) {
+        out->falls_through = predicated;
+    } else if (strncmp(op, "CALL", 4) == 0 || strncmp(op, "RET", 3) == 0 ||
+               strncmp(op, "BRX", 3) == 0 || strncmp(op, "JMX", 3) == 0 ||
+               strncmp(op, "JMP", 3) == 0) {
+        out->unknown_flow = true;
+    }
+    return true;
+}
+
+static bool opcode_matches(const regex_t *regex, const char *opcode)
+{
+    return regexec(regex, opcode, 0, NULL, 0) == 0;
+}
+
+/* Within one kernel's instructions: a path from a `from` to a `to` that meets no `through`.
+ * Returns the indexes of the two, or false. */
+static bool find_path_without(const struct flow_instruction *code, size_t count,
+                              const regex_t *from, const regex_t *to, const regex_t *through,
+                              size_t *from_index, size_t *to_index)
+{
+    size_t *successor_of_target = malloc(count * sizeof *successor_of_target);
+    size_t *pending = malloc(count * sizeof *pending);
+    bool *seen = malloc(count * sizeof *seen);
+    bool found = false;
+    if (!successor_of_target || !pending || !seen)
+        goto done;
+    for (size_t i = 0; i < count; i++) {
+        successor_of_target[i] = count;
+        if (code[i].unknown_flow)
+            goto done; /* not judged */
+        if (code[i].branches) {
+            for (size_t j = 0; j < count; j++)
+                if (code[j].address == code[i].target_address)
+                    successor_of_target[i] = j;
+            if (successor_of_target[i] == count)
+                goto done; /* a target outside the listing: not judged */
+        }
+    }
+    for (size_t start = 0; start < count && !found; start++) {
+        if (!opcode_matches(from, code[start].opcode))
+            continue;
+        memset(seen, 0, count * sizeof *seen);
+        size_t waiting = 0;
+        if (code[start].falls_through && start + 1 < count)
+            pending[waiting++] = start + 1, seen[start + 1] = true;
+        if (code[start].branches && !seen[successor_of_target[start]])
+            pending[waiting++] = successor_of_target[start], seen[successor_of_target[start]] = true;
+        while (waiting > 0 && !found) {
+            size_t i = pending[--waiting];
+            if (opcode_matches(to, code[i].opcode)) {
+                *from_index = start;
+                *to_index = i;
+                found = true;
+            } else if (!opcode_matches(through, code[i].opcode)) {
+                if (code[i].falls_through && i + 1 < count && !seen[i + 1])
+                    pending[waiting++] = i + 1, seen[i + 1] = true;
+                if (code[i].branches && !seen[successor_of_target[i]])
+                    pending[waiting++] = successor_of_target[i], seen[successor_of_target[i]] = true;
+            }
+        }
+    }
+done:
+    free(successor_of_target);
+    free(pending);
+    free(seen);
+    return found;
+}
+
+static bool compile_opcode_pattern(regex_t *regex, const char *pattern)
+{
+    char anchored[256];
+    snprintf(anchored, sizeof anchored, "^(%s)$", pattern);
+    return regcomp(regex, anchored, REG_EXTENDED | REG_NOSUB) == 0;
+}
+
+bool sass_order_broken(const char *sass, const struct sass_order_rule *rule, char *where,
+                       size_t where_size)
+{
+    where[0] = '\0';
+    regex_t from, to, through;
+    bool compiled_from = compile_opcode_pattern(&from, rule->from);
+    bool compiled_to = compile_opcode_pattern(&to, rule->to);
+    bool compiled_through = compile_opcode_pattern(&through, rule->through);
+    bool broken = false;
+    size_t capacity = 1024, count = 0;
+    struct flow_instruction *code = malloc(capacity * sizeof *code);
+    char kernel[512] = "";
+    if (!compiled_from || !compiled_to || !compiled_through || !code)
+        goto done;
+    /* Each "Function :" starts a kernel; the sentinel at the end closes the last one. */
+    for (const char *line = sass;; ) {
+        const char *end = strchr(line, '\n');
+        size_t line_length = end ? (size_t)(end - line) : strlen(line);
+        const char *function = strstr(line, "Function : ");
+        bool starts_kernel = function && function < line + line_length;
+        if (starts_kernel || !*line) {
+            size_t from_index, to_index;
+            if (count > 0 && find_path_without(code, count, &from, &to, &through, &from_index,
+                                               &to_index)) {
+                snprintf(where, where_size,
+                         "in kernel %s, %s at /*%04lx*/ can be followed by %s at /*%04lx*/ with "
+                         "no %s between them",
+                         kernel, code[from_index].opcode, code[from_index].address,
+                         code[to_index].opcode, code[to_index].address, rule->through_name);
+                broken = true;
+                break;
+            }
+            count = 0;
+            if (!*line)
+                break;
+            char name[512];
+            size_t name_length = strcspn(function + 11, " \t\r\n");
+            snprintf(name, sizeof name, "%.*s", (int)(name_length < 511 ? name_length : 511),
+                     function + 11);
+            kernel_identifier(name, kernel, sizeof kernel);
+        } else if (read_flow_instruction(line, line_length, &code[count])) {
+            if (++count == capacity) {
+                struct flow_instruction *more = realloc(code, (capacity *= 2) * sizeof *code);
+                if (!more)
+                    goto done;
+                code = more;
+            }
+        }
+        line += line_length + (end ? 1 : 0);
+    }
+done:
+    if (compiled_from)
+        regfree(&from);
+    if (compiled_to)
+        regfree(&to);
+    if (compiled_through)
+        regfree(&through);
+    free(code);
+    return broken;
+}
+
+const struct sass_order_rule BARRIER_AFTER_ZEROING = {
+    .from = "STS(\\..*)?",
+    .to = "ATOMS(\\..*)?",
+    .through = "BAR(\\..*)?|WARPSYNC(\\..*)?",
+    .through_name = "barrier (BAR, __syncthreads())",
+    .name = "no-barrier-after-zeroing",
+    .meaning = "a kernel can add to shared memory with an atomic after writing it (zeroing the "
+               "bins) with no __syncthreads() between: threads may count into a bin before "
+               "another thread has zeroed it, a race, and such a count is lost. No run shows "
+               "it reliably (the zeroing warp is nearly always first), so the grader reads the "
+               "machine code. Put __syncthreads() between zeroing the shared bins and counting "
+               "into them.",
+};
+
+void check_machine_code_order(const struct sass_order_rule *rules, int count,
+                              technique_runner *run_every_function)
+{
+    char list[1024];
+    const char *object = NULL;
+    char *ran = launched_sass(run_every_function, list, sizeof list, &object);
+    for (int r = 0; r < count; r++) {
+        char where[1024];
+        if (sass_order_broken(ran, &rules[r], where, sizeof where)) {
+            free(ran);
+            cr_assert_fail("(%s): %s\n  (the machine code of the kernels your functions "
+                           "launched, %s: %s; see it with: cuobjdump -sass %s)",
+                           rules[r].name, rules[r].meaning, list, where, object);
+        }
+    }
+    free(ran);
 }

@@ -14,6 +14,7 @@
 #define GRADER_TECHNIQUE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct sass_rule {
@@ -39,6 +40,36 @@ typedef void technique_runner(const struct technique_inputs *inputs);
  * maximum); a missing cuobjdump or an unknown object is the grading machine's problem. */
 void check_technique(const struct sass_rule *rules, int count,
                      technique_runner *run_every_function);
+
+/* An order the machine code must keep: no path through a kernel's control flow may lead from an
+ * instruction whose opcode matches `from` to one whose opcode matches `to` without passing one
+ * whose opcode matches `through` (POSIX extended regular expressions over the opcode, such as
+ * "STS(\\..*)?"). A shared-memory store then a shared atomic with no barrier between, say. */
+struct sass_order_rule {
+    const char *from, *to, *through;
+    const char *through_name; /* what `through` is, in words ("barrier (BAR.SYNC)") */
+    const char *name;    /* a short name of the mistake, shown as "(name)" */
+    const char *meaning; /* what a path without `through` means, for the failure message */
+};
+
+/* Shared memory written (the bins zeroed) and then added to with an atomic (counted into) with no
+ * barrier between, on some path: a race that no run shows reliably, since the warp that zeroes
+ * does so long before the others' first input arrives from memory, and that compute-sanitizer's
+ * racecheck does not report (it does not weigh a plain store against an atomic). __syncwarp()
+ * (WARPSYNC) counts as a barrier: a warp may zero and count bins of its own. */
+extern const struct sass_order_rule BARRIER_AFTER_ZEROING;
+
+/* Runs run_every_function, then fails the test with the rule's meaning, the kernel and the two
+ * instructions, when a kernel it launched has a path that breaks a rule. A kernel with a call or
+ * an indirect branch is not judged (its paths are not all in the listing). Skips as
+ * check_technique does. */
+void check_machine_code_order(const struct sass_order_rule *rules, int count,
+                              technique_runner *run_every_function);
+
+/* Whether the SASS text (cuobjdump -sass, any number of kernels) has a path that breaks the
+ * rule; if so, where says which kernel and instructions (always terminated). */
+bool sass_order_broken(const char *sass, const struct sass_order_rule *rule, char *where,
+                       size_t where_size);
 
 /* True when the SASS text matches the pattern. */
 bool sass_matches(const char *sass, const char *pattern);

@@ -30,6 +30,22 @@ BYTE_IMAGE_TESTS(private256, lab9_histogram256_private)
 
 BYTE_IMAGE_TESTS(fast256, lab9_histogram256)
 
+/* Part A's shared kernel in blocks of 256 threads (8 warps): its bins zeroed, then a barrier,
+ * then counted into. Without the barrier a warp can count into a bin before warp 0 has zeroed
+ * it; warp 0 is nearly always first, so no run shows the race, and the test reads the machine
+ * code of the kernels the function launches instead (technique.h, BARRIER_AFTER_ZEROING). */
+static void run_shared16(const struct technique_inputs *inputs)
+{
+    lab9_histogram16_shared((const uint32_t *)inputs->d_text, inputs->length / sizeof(uint32_t),
+                            inputs->d_bins, 256);
+}
+
+GRADED_TEST(shared16, barrier_after_zeroing, .init = require_gpu,
+            .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    check_machine_code_order(&BARRIER_AFTER_ZEROING, 1, run_shared16);
+}
+
 /* Part A is timed in blocks of 256 threads, as lab 4 launches its kernel. */
 #define TIMED_THREADS_PER_BLOCK 256
 

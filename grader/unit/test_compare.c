@@ -23,15 +23,24 @@ static struct scenario english(void)
     return s;
 }
 
-static enum histogram_mistake diagnose(const struct scenario *s,
-                                       const unsigned long long *const *runs, int run_count,
-                                       char *explanation)
+/* start_offset: the text starts that many bytes past a 16-byte boundary. */
+static enum histogram_mistake diagnose_at(const struct scenario *s,
+                                          const unsigned long long *const *runs, int run_count,
+                                          unsigned int start_offset, char *explanation)
 {
-    struct histogram_evidence evidence = {s->text, s->length, s->expected, runs, run_count, 'z'};
+    struct histogram_evidence evidence = {s->text, s->length, s->expected, runs, run_count, 'z',
+                                          start_offset};
     struct histogram_diagnosis d = diagnose_histogram(&evidence);
     if (explanation)
         strcpy(explanation, d.explanation);
     return d.mistake;
+}
+
+static enum histogram_mistake diagnose(const struct scenario *s,
+                                       const unsigned long long *const *runs, int run_count,
+                                       char *explanation)
+{
+    return diagnose_at(s, runs, run_count, 0, explanation);
 }
 
 static enum histogram_mistake diagnose_one(const struct scenario *s, const unsigned long long *got)
@@ -132,6 +141,38 @@ Test(diagnosis, a_skipped_block_0_is_the_head)
     free(s.text);
 }
 
+Test(diagnosis, a_head_before_the_first_16_byte_boundary_is_named_as_such)
+{
+    struct scenario s = {malloc(LENGTH), LENGTH, {0}}; /* letters only: every byte counts */
+    generate_text(TEXT_UNIFORM_LETTERS, 7, s.text, LENGTH);
+    cpu_histogram(s.text, LENGTH, s.expected);
+    unsigned long long got[HISTOGRAM_BINS];
+    const unsigned long long *runs[1] = {got};
+    char explanation[512];
+    for (unsigned int offset = 13; offset < 16; offset++) {
+        cpu_histogram(s.text + (16 - offset), LENGTH - (16 - offset), got);
+        EXPECT_MISTAKE(diagnose_at(&s, runs, 1, offset, explanation), MISTAKE_HEAD_MISSING);
+        cr_expect(strstr(explanation, "before the first boundary"), "%s", explanation);
+    }
+    free(s.text);
+}
+
+Test(diagnosis, a_tail_after_the_last_16_byte_boundary_is_named_as_such)
+{
+    struct scenario s = english(); /* 100003 bytes: a tail of 3 after the last boundary */
+    unsigned long long got[HISTOGRAM_BINS];
+    const unsigned long long *runs[1] = {got};
+    char explanation[512];
+    cpu_histogram(s.text, LENGTH - 3, got);
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_TAIL_MISSING);
+    cr_expect(strstr(explanation, "after the last 16-byte boundary"), "%s", explanation);
+    /* Starting 14 bytes past a boundary, the tail is 1 byte. */
+    cpu_histogram(s.text, LENGTH - 1, got);
+    EXPECT_MISTAKE(diagnose_at(&s, runs, 1, 14, explanation), MISTAKE_TAIL_MISSING);
+    cr_expect(strstr(explanation, "last 1 bytes"), "%s", explanation);
+    free(s.text);
+}
+
 /* Counts text as a buggy kernel would, with `counted` deciding which extra bytes slip in. */
 static void count_with_extra(const struct scenario *s, int (*extra_bin)(unsigned char),
                              unsigned long long *got)
@@ -202,6 +243,106 @@ Test(diagnosis, bins_that_are_zero_while_the_others_are_exact_were_never_committ
     char explanation[512];
     EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_BINS_MISSING);
     cr_expect(strstr(explanation, "q-t, u-x, y-z") != NULL, "%s", explanation);
+    free(s.text);
+}
+
+/* A commit loop that steps by one (for (bin = threadIdx.x; bin < HISTOGRAM_BINS; bin++)):
+ * thread t commits bins t to the last, so each block adds bin b once per thread below b + 1. */
+static void commit_with_unit_step(const struct scenario *s, unsigned int threads_per_block,
+                                  unsigned long long *got)
+{
+    for (unsigned int bin = 0; bin < HISTOGRAM_BINS; bin++) {
+        unsigned int committers = bin + 1 < threads_per_block ? bin + 1 : threads_per_block;
+        got[bin] = s->expected[bin] * committers;
+    }
+}
+
+Test(diagnosis, a_commit_loop_stepping_by_one_commits_bins_unevenly)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    const unsigned long long *runs[1] = {got};
+    char explanation[512];
+    commit_with_unit_step(&s, 256, got);
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_COMMITTED_UNEVENLY);
+    cr_expect(strstr(explanation, "a-d 1x, e-h 2x, i-l 3x, m-p 4x, q-t 5x, u-x 6x, y-z 7x"),
+              "%s", explanation);
+    cr_expect(strstr(explanation, "bin++"), "%s", explanation);
+    /* Blocks of 4 threads: bins past the fourth are committed 4 times each. */
+    commit_with_unit_step(&s, 4, got);
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_COMMITTED_UNEVENLY);
+    cr_expect(strstr(explanation, "q-t 4x, u-x 4x, y-z 4x"), "%s", explanation);
+    free(s.text);
+}
+
+Test(diagnosis, bins_skipped_and_repeated_are_uneven_commits)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+        got[bin] = s.expected[bin] * (unsigned long long)(bin % 3); /* 0x, 1x, 2x, 0x, ... */
+    EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_COMMITTED_UNEVENLY);
+    free(s.text);
+}
+
+/* Every block counting the first block's share: a global index without the block's offset. */
+static void every_block_counts_the_first_share(const struct scenario *s, uint64_t share,
+                                               unsigned long long *got)
+{
+    uint64_t blocks = (s->length + share - 1) / share;
+    cpu_histogram(s->text, share < s->length ? share : s->length, got);
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+        got[bin] *= blocks;
+}
+
+Test(diagnosis, every_block_counting_the_first_share_is_a_missing_block_offset)
+{
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    const unsigned long long *runs[1] = {got};
+    char explanation[512];
+    every_block_counts_the_first_share(&s, 256, got); /* one byte a thread, 256 threads */
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_BLOCK_OFFSET_MISSING);
+    cr_expect(strstr(explanation, "391 times"), "%s", explanation);
+    cr_expect(strstr(explanation, "blockIdx.x"), "%s", explanation);
+    every_block_counts_the_first_share(&s, 7 * 256, got); /* lab 6: 7 bytes a thread */
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_BLOCK_OFFSET_MISSING);
+    cr_expect(strstr(explanation, "56 times"), "%s", explanation);
+    free(s.text);
+
+    /* The same on random bytes, where most bytes are not letters, and on one letter. */
+    s = random_bytes();
+    every_block_counts_the_first_share(&s, 4096, got);
+    EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_BLOCK_OFFSET_MISSING);
+    free(s.text);
+    s = (struct scenario){malloc(LENGTH), LENGTH, {0}};
+    generate_text(TEXT_ONE_LETTER, 3, s.text, LENGTH);
+    cpu_histogram(s.text, LENGTH, s.expected);
+    every_block_counts_the_first_share(&s, 1792, got);
+    EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_BLOCK_OFFSET_MISSING);
+    free(s.text);
+}
+
+Test(diagnosis, bins_left_as_the_poison_are_diagnosed_at_once, .timeout = 2)
+{
+    /* Seven equal huge bins: their common divisor is huge, and no search may walk it. */
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    memset(got, 0xA5, sizeof got);
+    cr_expect_neq(diagnose_one(&s, got), MISTAKE_BLOCK_OFFSET_MISSING);
+    free(s.text);
+}
+
+Test(diagnosis, halved_counts_are_not_a_missing_block_offset)
+{
+    /* Counts short by half, all even: got / 2 is the histogram of some prefix, but no number of
+     * blocks of that prefix covers the text, so no block offset is blamed. */
+    struct scenario s = english();
+    unsigned long long got[HISTOGRAM_BINS];
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
+        got[bin] = s.expected[bin] / 2 & ~1ull; /* even, and far short of the whole */
+    cr_expect_neq(diagnose_one(&s, got), MISTAKE_BLOCK_OFFSET_MISSING,
+                  "the halves of a text are no blocks that counted its start");
     free(s.text);
 }
 

@@ -3,6 +3,7 @@
 #include "technique.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,4 +90,129 @@ Test(technique, nothing_launched_keeps_nothing)
     ran = sass_of_kernels(SASS, elsewhere, 1);
     cr_expect_str_empty(ran, "a kernel of another file (a reference's, say) is not the student's");
     free(ran);
+}
+
+/* Part A of lab 9's reference as cuobjdump printed it for sm_90 (the lines that neither branch
+ * nor touch memory left out, their encodings too), and the same kernel without the barrier after
+ * zeroing its shared bins. */
+static const char ZEROED_THEN_BARRIER[] =
+    "\t\tFunction : _Z25histogram16_shared_kernelPKjmPy\n"
+    "        /*0020*/                   BSSY B0, 0x110 ;\n"
+    "        /*0050*/               @P0 BRA 0x100 ;\n"
+    "        /*00b0*/                   IMAD R4, R3, 0x4, R2 ;\n"
+    "        /*00d0*/                   STS [R4], RZ ;                                    /* 0x000000ff04007388 */\n"
+    "        /*00f0*/              @!P0 BRA 0xb0 ;\n"
+    "        /*0100*/                   BSYNC B0 ;\n"
+    "        /*0190*/                   BSSY B0, 0x360 ;\n"
+    "        /*01a0*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+    "        /*01d0*/               @P0 BRA 0x350 ;\n"
+    "        /*0270*/                   LEA R2, P0, R7, UR10, 0x2 ;\n"
+    "        /*0290*/                   LDG.E R2, desc[UR8][R2.64] ;\n"
+    "        /*02b0*/                   BSSY B1, 0x340 ;\n"
+    "        /*0300*/               @P1 BRA 0x330 ;\n"
+    "        /*0320*/                   ATOMS.POPC.INC.32 RZ, [R2+URZ] ;\n"
+    "        /*0330*/                   BSYNC B1 ;\n"
+    "        /*0340*/              @!P0 BRA 0x270 ;\n"
+    "        /*0350*/                   BSYNC B0 ;\n"
+    "        /*0360*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+    "        /*0380*/               @P0 EXIT ;\n"
+    "        /*03d0*/                   LEA R2, R0, UR4, 0x2 ;\n"
+    "        /*03e0*/                   BSSY B0, 0x460 ;\n"
+    "        /*03f0*/                   LDS R4, [R2] ;\n"
+    "        /*0410*/              @!P0 BRA 0x450 ;\n"
+    "        /*0440*/                   REDG.E.ADD.64.STRONG.GPU desc[UR8][R2.64], R4 ;\n"
+    "        /*0450*/                   BSYNC B0 ;\n"
+    "        /*0480*/              @!P0 BRA 0x3d0 ;\n"
+    "        /*0490*/                   EXIT ;\n"
+    "        /*04a0*/                   BRA 0x4a0;\n";
+
+static const char ZEROED_NO_BARRIER[] =
+    "\t\tFunction : _Z25histogram16_shared_kernelPKjmPy\n"
+    "        /*0020*/                   BSSY B0, 0x110 ;\n"
+    "        /*0050*/               @P0 BRA 0x100 ;\n"
+    "        /*00b0*/                   IMAD R4, R3, 0x4, R2 ;\n"
+    "        /*00d0*/                   STS [R4], RZ ;\n"
+    "        /*00f0*/              @!P0 BRA 0xb0 ;\n"
+    "        /*0100*/                   BSYNC B0 ;\n"
+    "        /*0190*/                   BSSY B0, 0x350 ;\n"
+    "        /*01c0*/               @P0 BRA 0x340 ;\n"
+    "        /*0260*/                   LEA R2, P0, R7, UR10, 0x2 ;\n"
+    "        /*0280*/                   LDG.E R2, desc[UR8][R2.64] ;\n"
+    "        /*02a0*/                   BSSY B1, 0x330 ;\n"
+    "        /*02f0*/               @P1 BRA 0x320 ;\n"
+    "        /*0310*/                   ATOMS.POPC.INC.32 RZ, [R2+URZ] ;\n"
+    "        /*0320*/                   BSYNC B1 ;\n"
+    "        /*0330*/              @!P0 BRA 0x260 ;\n"
+    "        /*0340*/                   BSYNC B0 ;\n"
+    "        /*0350*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+    "        /*0370*/               @P0 EXIT ;\n"
+    "        /*03c0*/                   LEA R2, R0, UR4, 0x2 ;\n"
+    "        /*03d0*/                   BSSY B0, 0x450 ;\n"
+    "        /*03e0*/                   LDS R4, [R2] ;\n"
+    "        /*0400*/              @!P0 BRA 0x440 ;\n"
+    "        /*0430*/                   REDG.E.ADD.64.STRONG.GPU desc[UR8][R2.64], R4 ;\n"
+    "        /*0440*/                   BSYNC B0 ;\n"
+    "        /*0470*/              @!P0 BRA 0x3c0 ;\n"
+    "        /*0480*/                   EXIT ;\n"
+    "        /*0490*/                   BRA 0x490;\n";
+
+Test(machine_code_order, a_barrier_between_zeroing_and_counting_keeps_the_order)
+{
+    char where[1024];
+    cr_expect_not(sass_order_broken(ZEROED_THEN_BARRIER, &BARRIER_AFTER_ZEROING, where,
+                                    sizeof where),
+                  "%s", where);
+}
+
+Test(machine_code_order, counting_after_zeroing_without_a_barrier_is_found)
+{
+    char where[1024];
+    cr_assert(sass_order_broken(ZEROED_NO_BARRIER, &BARRIER_AFTER_ZEROING, where, sizeof where));
+    cr_expect(strstr(where, "histogram16_shared_kernel"), "%s", where);
+    cr_expect(strstr(where, "STS at /*00d0*/"), "%s", where);
+    cr_expect(strstr(where, "ATOMS.POPC.INC.32 at /*0310*/"), "%s", where);
+    /* Each kernel is judged on its own: the right one first does not hide the wrong one. */
+    char both[sizeof ZEROED_THEN_BARRIER + sizeof ZEROED_NO_BARRIER + 32];
+    snprintf(both, sizeof both, "%s\t\t..........\n%s", ZEROED_THEN_BARRIER, ZEROED_NO_BARRIER);
+    cr_expect(sass_order_broken(both, &BARRIER_AFTER_ZEROING, where, sizeof where));
+}
+
+Test(machine_code_order, a_barrier_on_one_path_only_is_not_enough)
+{
+    const char *around = "\t\tFunction : k\n"
+                         "        /*0000*/  STS [R4], RZ ;\n"
+                         "        /*0010*/  @P0 BRA 0x30 ;\n"
+                         "        /*0020*/  BAR.SYNC 0x0 ;\n"
+                         "        /*0030*/  ATOMS.ADD RZ, [R2], R3 ;\n"
+                         "        /*0040*/  EXIT ;\n";
+    char where[1024];
+    cr_expect(sass_order_broken(around, &BARRIER_AFTER_ZEROING, where, sizeof where));
+}
+
+Test(machine_code_order, an_unconditional_branch_does_not_fall_through)
+{
+    const char *jumped = "\t\tFunction : k\n"
+                         "        /*0000*/  STS [R4], RZ ;\n"
+                         "        /*0010*/  BRA 0x30 ;\n"
+                         "        /*0020*/  ATOMS.ADD RZ, [R2], R3 ;\n"
+                         "        /*0030*/  WARPSYNC 0xffffffff ;\n"
+                         "        /*0040*/  ATOMS.ADD RZ, [R2], R3 ;\n"
+                         "        /*0050*/  EXIT ;\n";
+    char where[1024];
+    cr_expect_not(sass_order_broken(jumped, &BARRIER_AFTER_ZEROING, where, sizeof where), "%s",
+                  where);
+}
+
+Test(machine_code_order, a_kernel_with_a_call_is_not_judged)
+{
+    const char *called = "\t\tFunction : k\n"
+                         "        /*0000*/  STS [R4], RZ ;\n"
+                         "        /*0010*/  CALL.REL.NOINC 0x40 ;\n"
+                         "        /*0020*/  ATOMS.ADD RZ, [R2], R3 ;\n"
+                         "        /*0030*/  EXIT ;\n"
+                         "        /*0040*/  BAR.SYNC 0x0 ;\n"
+                         "        /*0050*/  RET.REL.NODEC R20 0x0 ;\n";
+    char where[1024];
+    cr_expect_not(sass_order_broken(called, &BARRIER_AFTER_ZEROING, where, sizeof where),
+                  "its barrier may be in the function it calls");
 }
