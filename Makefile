@@ -73,7 +73,11 @@ LDFLAGS := $(CRITERION_LDFLAGS)
 GRADER_LDFLAGS := $(LDFLAGS) -Xlinker --wrap=cudaFree
 # A worker (grader/crossing/worker.c) sees every kernel launch of its process: nvcc's launch call
 # goes through it first, and it tells the grader which kernels ran (the technique checks).
-WORKER_LDFLAGS := -Xlinker --wrap=__cudaLaunchKernel -Xlinker --wrap=__cudaLaunchKernel_ptsz
+# The programs that run kernels of the labs (the workers, make bench, make lessons) hold them to
+# KIT_SHARED_MEMORY_PER_BLOCK where it is set: common/device.c wraps these calls.
+SHARED_MEMORY_LIMIT_LDFLAGS := -Xlinker --wrap=cudaFuncSetAttribute -Xlinker --wrap=cudaDeviceGetAttribute
+WORKER_LDFLAGS := -Xlinker --wrap=__cudaLaunchKernel -Xlinker --wrap=__cudaLaunchKernel_ptsz \
+                  $(SHARED_MEMORY_LIMIT_LDFLAGS)
 
 COMMON := cuda_check timing inputs reference repeated_text compare report device counting histogram_demo \
           bandwidth cub_histogram l2_cache images image_reference image_demo
@@ -225,7 +229,7 @@ build/bench/%.o: bench/%.c build/flags build/generated/bench/references.h
 
 build/bench/bench: build/bench/bench.o build/bench/chart.o build/bench/options.o \
                    $(BENCH_REFERENCES:%=build/reference/%.o) $(COMMON_OBJECTS)
-	$(NVCC) $^ -o $@ -lm
+	$(NVCC) $(SHARED_MEMORY_LIMIT_LDFLAGS) $^ -o $@ -lm
 
 bench: build/bench/bench
 	build/bench/bench --out build/bench
@@ -236,7 +240,7 @@ build/bench/lessons.o: bench/lessons.cu build/flags
 	$(NVCC) $(NVCCFLAGS) -Ibench -c $< -o $@
 
 build/bench/lessons: build/bench/lessons.o build/bench/options.o $(COMMON_OBJECTS)
-	$(NVCC) $^ -o $@ -lm
+	$(NVCC) $(SHARED_MEMORY_LIMIT_LDFLAGS) $^ -o $@ -lm
 
 lessons: build/bench/lessons
 	build/bench/lessons --out build/bench/lessons.md

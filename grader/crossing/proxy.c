@@ -82,10 +82,13 @@ __attribute__((constructor)) static void not_dumpable(void)
     prctl(PR_SET_DUMPABLE, 0);
 }
 
-/* Variables a worker keeps: what CUDA, the driver and the loader read; nothing of the grading. */
+/* Variables a worker keeps: what CUDA, the driver and the loader read, and the shared memory a
+ * block may have where the kit stands in for a smaller GPU (common/device.h); nothing of the
+ * grading. */
 static bool kept_for_worker(const char *entry)
 {
-    static const char *const prefixes[] = {"CUDA_", "NV", "LD_LIBRARY_PATH="};
+    static const char *const prefixes[] = {"CUDA_", "NV", "LD_LIBRARY_PATH=",
+                                           "KIT_SHARED_MEMORY_PER_BLOCK="};
     for (size_t p = 0; p < sizeof prefixes / sizeof *prefixes; p++)
         if (strncmp(entry, prefixes[p], strlen(prefixes[p])) == 0)
             return true;

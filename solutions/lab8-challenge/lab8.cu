@@ -14,9 +14,9 @@
 #include "lab8.h"
 
 #include "cuda_check.h"
+#include "device.h"
 
 static const unsigned int threads_per_block = 1024;
-static const unsigned int blocks_per_multiprocessor = 2;
 
 // The table: one row per byte value, holding 32 copies of that byte's increment, one per
 // shared-memory bank. Lane l always reads column l, so the 32 lookups of a warp fall in 32
@@ -24,9 +24,21 @@ static const unsigned int blocks_per_multiprocessor = 2;
 // (256 bytes) so that a byte value times 256 is a row's address: byte_perm builds it by
 // placing the byte in bits 8-15. The upper 32 words of each row are unused, and the last
 // row's are left out: the table and block_bins then fit in the 64 KB a block may have on sm_75.
-#define TABLE_ROW_WORDS 64
-#define TABLE_WORDS (255 * TABLE_ROW_WORDS + 32)
-#define TABLE_BYTES (TABLE_WORDS * sizeof(unsigned int))
+// Where a block may have less (the 48 KB any GPU gives without opting in), the rows are 32 words
+// (32 KB in all) and each address takes one shift more: byte_perm builds twice the offset, with
+// the lane times 8, and a shift right halves it.
+#define WIDE_ROW_WORDS 64
+#define NARROW_ROW_WORDS 32
+template <unsigned int row_words>
+__host__ __device__ constexpr unsigned int table_words()
+{
+    return 255 * row_words + 32;
+}
+template <unsigned int row_words>
+constexpr size_t table_bytes()
+{
+    return table_words<row_words>() * sizeof(unsigned int);
+}
 
 // Bin b is counted in bits 4b to 4b+3 of a word.
 #define NIBBLE_MASK 0x0F0F0F0Fu
@@ -38,27 +50,30 @@ __device__ unsigned int increment_of(unsigned int byte)
     return position < 26 ? 1u << (4 * (position / LETTERS_PER_BIN)) : 0u;
 }
 
-// The sum of the increments of a word's four bytes. lane_bytes is the thread's lane times 4:
-// byte_perm puts it in bits 0-7 and byte `which` of word in bits 8-15, which together are the
-// byte offset of the thread's copy of that byte's increment.
+// The sum of the increments of a word's four bytes. lane_bytes is the thread's lane times 4
+// (times 8 in the narrow table): byte_perm puts it in bits 0-7 and byte `which` of word in bits
+// 8-15, which together are the byte offset of the thread's copy of that byte's increment (twice
+// it in the narrow table, and the shift by row_shift halves it).
+template <unsigned int row_shift>
 __device__ unsigned int count_word(const char *table, unsigned int lane_bytes, unsigned int word)
 {
-    return *(const unsigned int *)(table + __byte_perm(word, lane_bytes, 0x5504)) +
-           *(const unsigned int *)(table + __byte_perm(word, lane_bytes, 0x5514)) +
-           *(const unsigned int *)(table + __byte_perm(word, lane_bytes, 0x5524)) +
-           *(const unsigned int *)(table + __byte_perm(word, lane_bytes, 0x5534));
+    return *(const unsigned int *)(table + (__byte_perm(word, lane_bytes, 0x5504) >> row_shift)) +
+           *(const unsigned int *)(table + (__byte_perm(word, lane_bytes, 0x5514) >> row_shift)) +
+           *(const unsigned int *)(table + (__byte_perm(word, lane_bytes, 0x5524) >> row_shift)) +
+           *(const unsigned int *)(table + (__byte_perm(word, lane_bytes, 0x5534) >> row_shift));
 }
 
 // Counts 16 bytes into two words of byte-wide counters: bins 0, 2, 4, 6 in the bytes of
 // even_bins and bins 1, 3, 5 in those of odd_bins. Each half of the vector adds at most 8 to a
 // nibble, which still fits in 4 bits; the halves are spread into bytes before they are added.
+template <unsigned int row_shift>
 __device__ void count_vector(const char *table, unsigned int lane_bytes, uint4 vector,
                              unsigned int &even_bins, unsigned int &odd_bins)
 {
-    unsigned int first = count_word(table, lane_bytes, vector.x) +
-                         count_word(table, lane_bytes, vector.y);
-    unsigned int second = count_word(table, lane_bytes, vector.z) +
-                          count_word(table, lane_bytes, vector.w);
+    unsigned int first = count_word<row_shift>(table, lane_bytes, vector.x) +
+                         count_word<row_shift>(table, lane_bytes, vector.y);
+    unsigned int second = count_word<row_shift>(table, lane_bytes, vector.z) +
+                          count_word<row_shift>(table, lane_bytes, vector.w);
     even_bins += (first & NIBBLE_MASK) + (second & NIBBLE_MASK);
     odd_bins += ((first >> 4) & NIBBLE_MASK) + ((second >> 4) & NIBBLE_MASK);
 }
@@ -77,18 +92,20 @@ __device__ void flush(unsigned int counts[HISTOGRAM_BINS], unsigned int even_bin
     }
 }
 
+template <unsigned int row_words>
 __global__ void histogram_kernel(const char *text, uint64_t length, unsigned long long *histogram)
 {
-    extern __shared__ unsigned int table_words[];
+    constexpr unsigned int row_shift = row_words == WIDE_ROW_WORDS ? 0 : 1;
+    extern __shared__ unsigned int table_of_words[];
     __shared__ unsigned long long block_bins[HISTOGRAM_BINS];
-    for (unsigned int i = threadIdx.x; i < TABLE_WORDS; i += blockDim.x)
-        table_words[i] = increment_of(i / TABLE_ROW_WORDS);
+    for (unsigned int i = threadIdx.x; i < table_words<row_words>(); i += blockDim.x)
+        table_of_words[i] = increment_of(i / row_words);
     if (threadIdx.x < HISTOGRAM_BINS)
         block_bins[threadIdx.x] = 0;
     __syncthreads();
 
-    const char *table = (const char *)table_words;
-    const unsigned int lane_bytes = (threadIdx.x % 32) * 4;
+    const char *table = (const char *)table_of_words;
+    const unsigned int lane_bytes = (threadIdx.x % 32) * 4 << row_shift;
     const uint64_t thread = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
     unsigned int counts[HISTOGRAM_BINS] = {0};
@@ -125,14 +142,14 @@ __global__ void histogram_kernel(const char *text, uint64_t length, unsigned lon
             for (int k = 0; k < VECTORS_IN_FLIGHT; k++)
                 in_flight[k] = __ldcs(&vectors[v + k * threads]);
             for (int k = 0; k < VECTORS_IN_FLIGHT; k++)
-                count_vector(table, lane_bytes, in_flight[k], even_bins, odd_bins);
+                count_vector<row_shift>(table, lane_bytes, in_flight[k], even_bins, odd_bins);
             v += VECTORS_IN_FLIGHT * threads;
         }
         flush(counts, even_bins, odd_bins);
     }
     for (; v < vector_count; v += threads) {
         unsigned int even_bins = 0, odd_bins = 0;
-        count_vector(table, lane_bytes, __ldcs(&vectors[v]), even_bins, odd_bins);
+        count_vector<row_shift>(table, lane_bytes, __ldcs(&vectors[v]), even_bins, odd_bins);
         flush(counts, even_bins, odd_bins);
     }
 
@@ -150,18 +167,64 @@ __global__ void histogram_kernel(const char *text, uint64_t length, unsigned lon
         atomicAdd(&histogram[threadIdx.x], block_bins[threadIdx.x]);
 }
 
+// The table for the GPU at hand, chosen once (a call then only launches): wide rows where a
+// block may have them, and as many blocks as the GPU holds at once, by the occupancy calculator
+// (two a multiprocessor on an H100 or H200: 2048 threads; one where a multiprocessor holds fewer
+// threads or registers, as on compute capability 7.5, 8.6 and 8.9).
+struct table_layout {
+    int device;
+    bool wide;
+    unsigned int blocks;
+};
+
+template <unsigned int row_words>
+static unsigned int resident_blocks(int device)
+{
+    const enum cudaFuncAttribute shared_limit = cudaFuncAttributeMaxDynamicSharedMemorySize;
+    CUDA_CHECK(cudaFuncSetAttribute(histogram_kernel<row_words>, shared_limit,
+                                    (int)table_bytes<row_words>()));
+    int multiprocessors = 0, blocks_per_multiprocessor = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks_per_multiprocessor, histogram_kernel<row_words>, threads_per_block,
+        table_bytes<row_words>()));
+    if (blocks_per_multiprocessor < 1)
+        blocks_per_multiprocessor = 1; // the launch then says why the block does not fit
+    return (unsigned int)(blocks_per_multiprocessor * multiprocessors);
+}
+
+static const table_layout &layout_here(void)
+{
+    static table_layout layout = {-1, false, 0};
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    if (layout.device == device)
+        return layout;
+    // The wide table with block_bins (static) must fit in what a block may have here
+    // (common/device.h: the GPU's own limit, or a smaller GPU's where the kit stands in for one).
+    struct cudaFuncAttributes wide_kernel;
+    CUDA_CHECK(cudaFuncGetAttributes(&wide_kernel, histogram_kernel<WIDE_ROW_WORDS>));
+    layout.wide = table_bytes<WIDE_ROW_WORDS>() + wide_kernel.sharedSizeBytes <=
+                  gpu_shared_memory_per_block();
+    layout.blocks = layout.wide ? resident_blocks<WIDE_ROW_WORDS>(device)
+                                : resident_blocks<NARROW_ROW_WORDS>(device);
+    layout.device = device;
+    return layout;
+}
+
 void lab8_histogram(const char *d_text, uint64_t length, unsigned long long *d_histogram)
 {
     CUDA_CHECK(cudaMemset(d_histogram, 0, HISTOGRAM_BINS * sizeof *d_histogram));
     if (length == 0)
         return;
-    int device = 0, multiprocessors = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    // The table is 64 KB less 128 bytes: more than the 48 KB a block gets unless it asks.
-    CUDA_CHECK(cudaFuncSetAttribute(histogram_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)TABLE_BYTES));
-    unsigned int blocks = blocks_per_multiprocessor * (unsigned int)multiprocessors;
-    histogram_kernel<<<blocks, threads_per_block, TABLE_BYTES>>>(d_text, length, d_histogram);
+    const table_layout &layout = layout_here();
+    if (layout.wide)
+        histogram_kernel<WIDE_ROW_WORDS><<<layout.blocks, threads_per_block,
+                                           table_bytes<WIDE_ROW_WORDS>()>>>(d_text, length,
+                                                                            d_histogram);
+    else
+        histogram_kernel<NARROW_ROW_WORDS><<<layout.blocks, threads_per_block,
+                                             table_bytes<NARROW_ROW_WORDS>()>>>(d_text, length,
+                                                                                d_histogram);
     CUDA_CHECK_LAUNCH();
 }
