@@ -10,6 +10,7 @@
 #include "wire.h"
 
 #include "cuda_check.h"
+#include "device.h"
 
 #include <cuda_runtime_api.h>
 #include <errno.h>
@@ -41,8 +42,11 @@ extern const struct crossing_entry __stop_grader_crossings[];
 
 #define MAX_OPEN_ALLOCATIONS 256
 
-/* The driver's cuKernelGetName (CUDA 12.3 and later), asked for through the runtime. */
-typedef int kernel_name_getter(const char **name, cudaKernel_t kernel);
+/* The driver's cuKernelGetName and cuFuncGetName (CUDA 12.3 and later), asked for through the
+ * runtime: the name of a kernel launched by its handle (nvcc's launch since CUDA 13), and of one
+ * launched by its host function (nvcc's launch before CUDA 13, and cudaLaunchKernel). */
+typedef int handle_name_getter(const char **name, void *kernel);
+typedef int function_name_getter(const char **name, cudaFunction_t function);
 
 struct open_allocation {
     unsigned char handle[64];
@@ -60,7 +64,8 @@ static struct {
     struct wire_reply reply;
     bool answered;
     bool cuda_usable; /* false on a machine without a GPU: host functions only */
-    kernel_name_getter *name_kernel; /* NULL where the driver cannot name a kernel */
+    handle_name_getter *name_kernel;       /* NULL where the driver cannot name a kernel */
+    function_name_getter *name_function; /* likewise */
 } worker;
 
 static void send_reply(void)
@@ -90,6 +95,11 @@ static void refuse(const char *format, const char *detail)
 
 /* ---- the kernels launched: nvcc's launch call, through the link's --wrap ---- */
 
+/* nvcc's <<<...>>> calls __cudaLaunchKernel with the kernel's handle since CUDA 13, and before
+ * it cudaLaunchKernel with the kernel's host function (which code may also call itself): the
+ * worker is linked with --wrap on both (WORKER_LDFLAGS in the Makefile), so that it sees every
+ * launch whichever toolkit built the code under test. */
+#if CUDART_VERSION >= 13000
 cudaError_t __real___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **arguments,
                                       size_t shared_bytes, cudaStream_t stream);
 cudaError_t __real___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block,
@@ -100,24 +110,27 @@ cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block
 cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block,
                                            void **arguments, size_t shared_bytes,
                                            cudaStream_t stream);
+#endif
+cudaError_t __real_cudaLaunchKernel(const void *function, dim3 grid, dim3 block, void **arguments,
+                                    size_t shared_bytes, cudaStream_t stream);
+cudaError_t __real_cudaLaunchKernel_ptsz(const void *function, dim3 grid, dim3 block,
+                                         void **arguments, size_t shared_bytes,
+                                         cudaStream_t stream);
+cudaError_t __wrap_cudaLaunchKernel(const void *function, dim3 grid, dim3 block, void **arguments,
+                                    size_t shared_bytes, cudaStream_t stream);
+cudaError_t __wrap_cudaLaunchKernel_ptsz(const void *function, dim3 grid, dim3 block,
+                                         void **arguments, size_t shared_bytes,
+                                         cudaStream_t stream);
 
-/* Looked up once, before the first call: a launch, often in a timed run, only calls it. */
-static kernel_name_getter *driver_kernel_name_getter(void)
+/* Looked up once, before the first call: a launch, often in a timed run, only calls them. */
+static void look_up_kernel_namers(void)
 {
-    void *getter = NULL;
-    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    if (cudaGetDriverEntryPointByVersion("cuKernelGetName", &getter, 12030, cudaEnableDefault,
-                                         &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess)
-        return NULL;
-    return (kernel_name_getter *)getter;
+    worker.name_kernel = (handle_name_getter *)cuda_driver_function("cuKernelGetName", 12030);
+    worker.name_function = (function_name_getter *)cuda_driver_function("cuFuncGetName", 12030);
 }
 
-static void note_launch(cudaKernel_t kernel)
+static void note_launch(const char *name)
 {
-    const char *name = NULL;
-    if (worker.name_kernel)
-        worker.name_kernel(&name, kernel);
     struct wire_reply *reply = &worker.reply;
     if (!name) {
         reply->kernels_named = 0;
@@ -130,10 +143,19 @@ static void note_launch(cudaKernel_t kernel)
         snprintf(reply->kernels[reply->kernel_count++], WIRE_KERNEL_NAME_SIZE, "%s", name);
 }
 
+#if CUDART_VERSION >= 13000
+static void note_launch_of_handle(cudaKernel_t kernel)
+{
+    const char *name = NULL;
+    if (worker.name_kernel)
+        worker.name_kernel(&name, (void *)kernel);
+    note_launch(name);
+}
+
 cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **arguments,
                                       size_t shared_bytes, cudaStream_t stream)
 {
-    note_launch(kernel);
+    note_launch_of_handle(kernel);
     return __real___cudaLaunchKernel(kernel, grid, block, arguments, shared_bytes, stream);
 }
 
@@ -141,8 +163,35 @@ cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 
                                            void **arguments, size_t shared_bytes,
                                            cudaStream_t stream)
 {
-    note_launch(kernel);
+    note_launch_of_handle(kernel);
     return __real___cudaLaunchKernel_ptsz(kernel, grid, block, arguments, shared_bytes, stream);
+}
+#endif
+
+static void note_launch_of_function(const void *host_function)
+{
+    const char *name = NULL;
+    cudaFunction_t function = NULL;
+    if (worker.name_function && cudaGetFuncBySymbol(&function, host_function) == cudaSuccess)
+        worker.name_function(&name, function);
+    else
+        (void)cudaGetLastError(); /* not a registered kernel: the launch itself will say so */
+    note_launch(name);
+}
+
+cudaError_t __wrap_cudaLaunchKernel(const void *function, dim3 grid, dim3 block, void **arguments,
+                                    size_t shared_bytes, cudaStream_t stream)
+{
+    note_launch_of_function(function);
+    return __real_cudaLaunchKernel(function, grid, block, arguments, shared_bytes, stream);
+}
+
+cudaError_t __wrap_cudaLaunchKernel_ptsz(const void *function, dim3 grid, dim3 block,
+                                         void **arguments, size_t shared_bytes,
+                                         cudaStream_t stream)
+{
+    note_launch_of_function(function);
+    return __real_cudaLaunchKernel_ptsz(function, grid, block, arguments, shared_bytes, stream);
 }
 
 /* ---- what a call's parameters are here ---- */
@@ -507,7 +556,7 @@ int main(int argc, char **argv)
         if (cudaMallocAsync(&warm, 1u << 20, 0) == cudaSuccess)
             (void)cudaFreeAsync(warm, 0);
         (void)cudaDeviceSynchronize();
-        worker.name_kernel = driver_kernel_name_getter();
+        look_up_kernel_namers();
     }
     (void)cudaGetLastError();
     /* The first answer, before any call: whether this process could be restricted. Later

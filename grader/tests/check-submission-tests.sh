@@ -123,13 +123,24 @@ for case in grader/tests/submission-check/*.cu; do
     fi
 done
 
-# Every skeleton and every solution passes all three stages, silently.
-for source in labs/*/lab[0-9]*.cu solutions/*/lab[0-9]*.cu; do
-    name=clean/${source%.cu}
+# Every skeleton and every solution passes all three stages, silently; and every solution
+# compiled as a CUDA 12 toolkit compiles it (the Makefile's KIT_LEGACY_LAUNCH: <<<...>>> calls
+# cudaLaunchKernel), the kit's floor.
+solutions=(solutions/*/lab[0-9]*.cu)
+for source in labs/*/lab[0-9]*.cu "${solutions[@]}" "${solutions[@]/#/cuda12:}"; do
+    launch=() kind=clean
+    if [[ $source == cuda12:* ]]; then
+        source=${source#cuda12:} launch=(-D__NV_LEGACY_LAUNCH -Xcompiler -D__NV_LEGACY_LAUNCH)
+        kind=clean-cuda12-launch
+    fi
+    name=$kind/${source%.cu}
     picked "$name" || continue
     lab=$(basename "$(dirname "$source")")
-    mkdir -p "$work/clean/$(dirname "$source")"
-    stages "$source" "$lab" "$work/clean/${source%.cu}.o"
+    mkdir -p "$work/$kind/$(dirname "$source")"
+    flags_of_the_kit=("${flags[@]}")
+    flags+=(${launch[@]+"${launch[@]}"})
+    stages "$source" "$lab" "$work/$kind/${source%.cu}.o"
+    flags=("${flags_of_the_kit[@]}")
     # The compile's own warnings are the skeleton's (unused variables): only the check's count.
     if [ "$stage" = pass ] && [ -z "$said" ]; then
         result "$name" yes

@@ -2,8 +2,8 @@
 """make test: the kit's own checks, each printed on one line, then "make test: N passed, N failed,
 N skipped". Without a GPU the checks that need one skip, each with its reason.
 
-Parts (TEST_PARTS picks some, e.g. TEST_PARTS="unit cli"): unit, cli, checks, docs, labs, variants,
-exploits, reports, dist, gradescope, class, slurm, sanitize. EXPLOITS, a regular expression over "lab/name", picks
+Parts (TEST_PARTS picks some, e.g. TEST_PARTS="unit cli"): unit, cli, checks, toolkit, docs, labs,
+variants, exploits, reports, dist, gradescope, class, slurm, sanitize. EXPLOITS, a regular expression over "lab/name", picks
 some of the exploits.
 
 Every verdict is read from what the results model writes (summary.json, results.json), never
@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import grade_times  # noqa: E402 (make bench-grade's table, tested here; its GPU probe, used here)
 WORK = os.path.join(ROOT, "build", "test")
-PARTS = "unit cli checks docs labs variants exploits reports dist gradescope class slurm sanitize".split()
+PARTS = "unit cli checks toolkit docs labs variants exploits reports dist gradescope class slurm sanitize".split()
 
 
 class Tally:
@@ -347,6 +347,14 @@ def part_checks():
         failed = len(re.findall(r" fail(:|$)", output, re.M))
         tally.check(f"{script} ({passed} cases)", "pass" if status == 0 and failed == 0 and passed else "fail",
                     "" if status == 0 else f"exit {status}; log: build/test/{os.path.basename(script)}.log")
+
+
+def part_toolkit():
+    print("== the oldest toolkit and GPU the kit supports (grader/toolkit.py): make refuses older ones;")
+    print("   the host code against the floor's runtime headers; every .cu for sm_75; a CUDA 12 launch")
+    import toolkit_floor
+    for description, status, detail in toolkit_floor.checks(WORK, gpu_here()):
+        tally.check(description[:64], status, detail)
 
 
 def part_docs():
