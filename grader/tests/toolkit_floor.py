@@ -9,7 +9,10 @@ where a machine without them can prove it. Each check is (description, status, d
   build/toolkit-floor/ once; and every CUDA runtime name the .cu files use is declared there;
 - every .cu of the kit compiles for sm_75, the oldest GPU;
 - a copy of the kit built as a CUDA 12 toolkit builds it (KIT_LEGACY_LAUNCH: <<<...>>> calls
-  cudaLaunchKernel) grades lab 5's reference: its CPU tests without a GPU, every test with one.
+  cudaLaunchKernel) grades lab 5's reference: its CPU tests without a GPU, every test with one;
+- without a GPU (none here, or hidden by CUDA_VISIBLE_DEVICES), the technique check's static part
+  reads the object with cuobjdump (the toolkit's, or NVIDIA's wheels of it on the PATH): lab 5's
+  reference passes it, its skeleton fails it.
 
 What a machine without CUDA 12's nvcc cannot prove, it does not claim: the .cu files are compiled
 by this machine's nvcc, with its own headers (README.md, "What you need", says so).
@@ -29,6 +32,9 @@ sys.path.insert(0, os.path.join(ROOT, "grader"))
 import toolkit  # noqa: E402 (the floor, in one place)
 
 CUDA_HOME = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+# cuobjdump and the nvdisasm it runs, as NVIDIA ships them on PyPI, for a toolkit without them
+# (CUDA 13's wheels read what CUDA 13.0's nvcc writes).
+CUOBJDUMP_WHEELS = (("nvidia-cuda-cuobjdump", "13.2.51"), ("nvidia-cuda-nvdisasm", "13.2.51"))
 NVCC = os.environ.get("NVCC", os.path.join(CUDA_HOME, "bin", "nvcc"))
 
 
@@ -237,6 +243,69 @@ def cuda12_launch(work, gpu):
     return [("a kit built as CUDA 12 builds it grades lab 5's reference", "pass" if ok else "fail", detail)]
 
 
+def wheel_tools(cache):
+    """A folder holding cuobjdump and nvdisasm from NVIDIA's wheels (downloaded into cache once),
+    or (None, why not)."""
+    import zipfile
+    tools = os.path.join(cache, "cuobjdump-bin")
+    if all(os.access(os.path.join(tools, tool), os.X_OK) for tool in ("cuobjdump", "nvdisasm")):
+        return tools, None
+    os.makedirs(tools, exist_ok=True)
+    for name, version in CUOBJDUMP_WHEELS:
+        prefix = name.replace("-", "_") + f"-{version}-"
+        wheels = [f for f in os.listdir(cache) if f.startswith(prefix) and f.endswith(".whl")]
+        if not wheels:
+            status, output = run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                                  "--disable-pip-version-check", "--dest", cache, f"{name}=={version}"])
+            wheels = [f for f in os.listdir(cache) if f.startswith(prefix) and f.endswith(".whl")]
+            if status != 0 or not wheels:
+                return None, f"pip download {name}=={version} failed: {output.strip()[-200:]}"
+        with zipfile.ZipFile(os.path.join(cache, wheels[0])) as wheel:
+            for member in wheel.namelist():
+                if member.endswith(("/bin/cuobjdump", "/bin/nvdisasm")):
+                    target = os.path.join(tools, os.path.basename(member))
+                    with wheel.open(member) as source, open(target, "wb") as out:
+                        shutil.copyfileobj(source, out)
+                    os.chmod(target, 0o755)
+    if not all(os.access(os.path.join(tools, tool), os.X_OK) for tool in ("cuobjdump", "nvdisasm")):
+        return None, "the wheels hold no bin/cuobjdump and bin/nvdisasm"
+    return tools, None
+
+
+def technique_without_gpu(work):
+    """The technique check's static part, with no GPU to run the functions (CUDA_VISIBLE_DEVICES
+    hides one that is here)."""
+    have = os.access(os.path.join(CUDA_HOME, "bin", "cuobjdump"), os.X_OK)
+    env = {"CUDA_VISIBLE_DEVICES": ""}
+    if not have:
+        tools, why_not = wheel_tools(os.path.join(ROOT, "build", "toolkit-floor"))
+        if not tools:
+            return [("without a GPU, the technique check's static part runs", "fail" if os.environ.get("CI") else "skip",
+                     why_not)]
+        env["PATH"] = tools + os.pathsep + os.environ.get("PATH", "")
+    results = []
+    for role, want in ((["--solution"], "passes"), ([], "fails")):
+        summary = os.path.join(work, f"technique-static-{want}.json")
+        if os.path.exists(summary):
+            os.remove(summary)
+        status, output = run(["./grade", "lab5", *role, "--no-timing", "--seed", "12345", "--filter", "technique/*",
+                              "--json", summary], env=env)
+        try:
+            with open(summary) as file:
+                test = next(t for t in json.load(file).get("tests", []) if t["name"].startswith("technique/"))
+        except (OSError, ValueError, StopIteration):
+            test = {}
+        said = test.get("output", "")
+        if want == "passes":
+            ok = status == 3 and "static part passed" in said
+        else:
+            ok = status == 1 and test.get("status") == "failed" and "technique missing" in said and "ATOMS" in said
+        who = "lab 5's reference" if role else "lab 5's skeleton"
+        results.append((f"without a GPU, {who} {want} the technique's static part", "pass" if ok else "fail",
+                        f"exit {status}: {said[:160]}"))
+    return results
+
+
 def checks(work, gpu):
     """Every check of the part, in order."""
     results = refusals(work)
@@ -250,4 +319,5 @@ def checks(work, gpu):
                         "fail" if os.environ.get("CI") else "skip", why_not))
     results += kernels_for_oldest_gpu(work)
     results += cuda12_launch(work, gpu)
+    results += technique_without_gpu(work)
     return results
