@@ -2,13 +2,14 @@
 """make results: regenerates, on a GPU, every recorded log and table that the handouts and docs
 quote, from the current code: each lab's `./grade LAB --solution` (docs/results/LAB-solution.log),
 make bench (docs/bench/bench.{md,csv,svg}), make lessons (docs/results/lessons.md), the machine
-code of every kernel that does an atomic (docs/results/sass-atomics.txt) and make bench-grade
-(docs/bench/grade-times.md). Each log starts with a line naming the device, the CUDA version,
+code of every kernel that does an atomic (docs/results/sass-atomics.txt), make bench-grade
+(docs/bench/grade-times.md), and the report of every variant the student tarball ships
+(docs/results/variants/LAB-NAME.log), which ./grade shows where there is no GPU. Each log starts with a line naming the device, the CUDA version,
 the date and the commit it was made from. `make test` then checks that every figure the docs
 quote is in one of these files (grader/tests/check_figures.py).
 
 usage: record_results.py [--only PART ...] [--labs LAB ...] [--gpu-folder NAME] [--out DIR]
-  PART: gradings bench lessons sass grade-times (default: all)
+  PART: gradings bench lessons sass grade-times variant-reports (default: all)
   --labs LAB ...: grade only these labs (default: every lab)
   --gpu-folder NAME: write into results/NAME/ and bench/NAME/, for a second GPU's logs beside
                      the first's (docs/results/h100/, say)
@@ -25,7 +26,9 @@ import sys
 from grade_times import labs  # noqa: E402 (the labs, listed from labs/ in one place)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PARTS = ["gradings", "bench", "lessons", "sass", "grade-times"]
+PARTS = ["gradings", "bench", "lessons", "sass", "grade-times", "variant-reports"]
+# A variant's script says it ships in the student tarball with this line (grader/make-dist.sh).
+TARBALL_MARKER = re.compile(r"^\s*#\s*in the student tarball:", re.M)
 SEED = "12345"
 # The instructions that show how a kernel's atomics reach memory: the atomics themselves and
 # what the compiler emits to merge a warp's atomics into one (vote, population count, match).
@@ -47,10 +50,13 @@ def provenance():
         run(["git", "rev-parse", "--short", "HEAD"]).stdout.decode().strip() or "unknown"
     dirty = "" if os.environ.get("KIT_COMMIT") else \
         run(["git", "status", "--porcelain", "--untracked-files=no"]).stdout.decode().strip()
-    return "# recorded by make results: {}, CUDA {}, {}, commit {}{}\n".format(
+    # A smaller GPU's shared memory that the kernels were held to (common/device.h).
+    limit = os.environ.get("KIT_SHARED_MEMORY_PER_BLOCK")
+    return "# recorded by make results: {}, CUDA {}, {}, commit {}{}{}\n".format(
         gpu.stdout.decode().strip().replace(", ", ", driver "),
         release.group(1) if release else "unknown", datetime.date.today().isoformat(), commit,
-        " with uncommitted changes" if dirty else "")
+        " with uncommitted changes" if dirty else "",
+        f", KIT_SHARED_MEMORY_PER_BLOCK={limit}" if limit else "")
 
 
 def write(path, header, body):
@@ -155,6 +161,32 @@ def record_grade_times(destination, header):
     return result.returncode == 0
 
 
+def shipped_variants():
+    """(lab, name) of every variant whose script says it ships in the student tarball."""
+    found = []
+    for lab in labs():
+        folder = os.path.join(ROOT, "grader", "variants", lab)
+        for script in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            with open(os.path.join(folder, script)) as file:
+                if script.endswith(".sed") and TARBALL_MARKER.search(file.read()):
+                    found.append((lab, script[:-len(".sed")]))
+    return found
+
+
+def record_variant_reports(destination, header):
+    """The command the handouts give, on the seed of the other logs: what ./grade shows of a
+    shipped variant on a machine without a GPU (the grade script)."""
+    ok = True
+    for lab, name in shipped_variants():
+        result = run(["./grade", lab, "--variant", name, "--seed", SEED])
+        write(destination("results", os.path.join("variants", f"{lab}-{name}.log")), header,
+              result.stdout.decode())
+        if result.returncode not in (0, 1):
+            print(f"make results: ./grade {lab} --variant {name} exited {result.returncode}", file=sys.stderr)
+            ok = False
+    return ok
+
+
 def main():
     parser = argparse.ArgumentParser(description="make results: regenerate the recorded logs on a GPU")
     parser.add_argument("--only", nargs="+", choices=PARTS, default=PARTS)
@@ -177,7 +209,8 @@ def main():
     header = provenance()
     steps = {"gradings": lambda destination, header: record_gradings(destination, header, args.labs),
              "bench": record_bench, "lessons": record_lessons,
-             "sass": record_sass, "grade-times": record_grade_times}
+             "sass": record_sass, "grade-times": record_grade_times,
+             "variant-reports": record_variant_reports}
     destination = destinations(os.path.abspath(args.out), args.gpu_folder)
     failed = [part for part in PARTS if part in args.only and not steps[part](destination, header)]
     if failed:

@@ -4,8 +4,8 @@
 # the references the grader times against come compiled, for sm_75 to sm_90 and as PTX for
 # newer GPUs, in prebuilt/reference/ (./grade LAB --solution grades them there), and so do the
 # variants whose .sed has a line "# in the student tarball: <why>", in prebuilt/variant/<lab>/
-# (./grade LAB --variant NAME). The kit's own tests, the variants' sources, the other variants
-# and the instructors' scripts stay out.
+# (./grade LAB --variant NAME), their reports on a GPU in docs/results/variants/. The kit's own
+# tests, the variants' sources, the other variants and the instructors' scripts stay out.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 name=cuda-histogram-labs
@@ -36,6 +36,11 @@ while IFS= read -r -d '' script; do
         exit 1
     }
     variants+=("$script")
+    # Its report on a GPU ships in docs/, for ./grade to show where there is none (make results).
+    lab=$(basename "$(dirname "$script")")
+    report=docs/results/variants/$lab-$(basename "$script" .sed).log
+    git ls-files --error-unmatch -- "$report" >/dev/null 2>&1 ||
+        echo "make dist: $script: no recorded GPU report ($report is not in git): ./grade will show none without a GPU; record it on a GPU with bench/record_results.py --only variant-reports" >&2
 done < <(git ls-files --cached -z -- 'grader/variants/*/*.sed')
 variant_objects=()
 for script in ${variants[@]+"${variants[@]}"}; do

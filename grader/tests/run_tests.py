@@ -745,12 +745,22 @@ def part_dist():
             verdict = (summary or {}).get("verdict")
             label = f"the tarball grades {short(lab)} --variant {name}"[:64]
             if not gpu:
-                ok = status == 3 and verdict == "not graded on a GPU"
+                # Not "passed": what was not checked, said so, and the recorded GPU report.
+                said = open(log, errors="replace").read()
+                report = os.path.join(kit, "docs", "results", "variants", f"{lab}-{name}.log")
+                shown = (os.path.isfile(report) and "recorded by make results" in said) or \
+                    (not os.path.isfile(report) and "no GPU report of it is recorded" in said)
+                ok = status == 3 and verdict == "not graded on a GPU" and "was NOT checked" in said and shown
             elif expect == "accepted":
                 ok = status == 0
             else:
                 ok = status == 1 and mentions(results, summary, expect)
             tally.check(label, "pass" if ok else "fail", f"exit {status}, verdict {verdict}; log: {log}")
+    unrecorded = [f"{lab}-{name}" for lab, names in sorted(marked.items()) for name in names
+                  if not os.path.isfile(os.path.join(kit, "docs", "results", "variants", f"{lab}-{name}.log"))]
+    tally.check("the tarball ships each variant's recorded GPU report", "fail" if unrecorded else "pass",
+                f"not recorded: {', '.join(unrecorded[:3])}{' ...' if len(unrecorded) > 3 else ''} (on a GPU: "
+                "python3 bench/record_results.py --only variant-reports)" if unrecorded else "")
     unmarked = sorted((lab, os.path.basename(script)[:-4]) for lab in labs()
                       for script in glob.glob(os.path.join(ROOT, "grader/variants", lab, "*.sed"))
                       if header(script, TARBALL_MARKER) is None)
