@@ -3,7 +3,7 @@
 N skipped". Without a GPU the checks that need one skip, each with its reason.
 
 Parts (TEST_PARTS picks some, e.g. TEST_PARTS="unit cli"): unit, cli, checks, toolkit, docs, labs,
-variants, exploits, reports, dist, gradescope, class, slurm, sanitize. EXPLOITS, a regular expression over "lab/name", picks
+limits, variants, exploits, reports, dist, gradescope, class, slurm, sanitize. EXPLOITS, a regular expression over "lab/name", picks
 some of the exploits.
 
 Every verdict is read from what the results model writes (summary.json, results.json), never
@@ -25,7 +25,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import grade_times  # noqa: E402 (make bench-grade's table, tested here; its GPU probe, used here)
 WORK = os.path.join(ROOT, "build", "test")
-PARTS = "unit cli checks toolkit docs labs variants exploits reports dist gradescope class slurm sanitize".split()
+PARTS = ("unit cli checks toolkit docs labs limits variants exploits reports dist gradescope class slurm "
+         "sanitize").split()
 
 
 class Tally:
@@ -421,6 +422,14 @@ def part_labs():
             tally.check(f"{lab} skeleton rejected", "skip", "needs a GPU to show")
         else:
             tally.check(f"{lab} skeleton rejected", "fail", f"exit {status}, verdict {verdict}; log: {log}")
+
+
+def part_limits():
+    print("== the references under a smaller GPU's shared memory a block (KIT_SHARED_MEMORY_PER_BLOCK=48K,")
+    print("   64K, 99K: grader/tests/shared_memory_limits.py); lab 9's old fixed layout refused there")
+    import shared_memory_limits
+    for description, status, detail in shared_memory_limits.checks(WORK, gpu_here()):
+        tally.check(description[:64], status, detail)
 
 
 def header(path, key):
