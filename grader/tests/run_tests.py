@@ -929,7 +929,8 @@ SLURM_PICKED = ("ada", "blocks-rounded-down", "syntax-error", "wrong-file-name",
 def part_slurm():
     print("== ./grade-class lab5 --slurm through a real Slurm (munge, slurmctld, slurmd on this")
     print("   machine): a job array, a task cancelled and named by the merge, that task run again,")
-    print("   and a new run whose tasks never ran shows none of the old run's results")
+    print("   and a new run whose tasks never ran shows none of the old run's results; then a")
+    print("   student's ./grade --slurm (grader/tests/slurm_grade_flow.py)")
     from local_slurm import LocalSlurm
     cluster = LocalSlurm(os.path.join(WORK, "slurm"))
     why = cluster.start()
@@ -939,6 +940,9 @@ def part_slurm():
         return
     try:
         slurm_flow(cluster)
+        import slurm_grade_flow
+        for description, status, detail in slurm_grade_flow.checks(cluster, WORK):
+            tally.check(description[:64], status, detail)
     finally:
         cluster.stop()
 
