@@ -3,7 +3,7 @@
 N skipped". Without a GPU the checks that need one skip, each with its reason.
 
 Parts (TEST_PARTS picks some, e.g. TEST_PARTS="unit cli"): unit, cli, checks, toolkit, docs, labs,
-limits, variants, exploits, reports, dist, gradescope, class, slurm, sanitize. EXPLOITS, a regular expression over "lab/name", picks
+limits, variants, exploits, reports, dist, notebook, gradescope, class, slurm, sanitize. EXPLOITS, a regular expression over "lab/name", picks
 some of the exploits.
 
 Every verdict is read from what the results model writes (summary.json, results.json), never
@@ -25,8 +25,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import grade_times  # noqa: E402 (make bench-grade's table, tested here; its GPU probe, used here)
 WORK = os.path.join(ROOT, "build", "test")
-PARTS = ("unit cli checks toolkit docs labs limits variants exploits reports dist gradescope class slurm "
-         "sanitize").split()
+PARTS = ("unit cli checks toolkit docs labs limits variants exploits reports dist notebook gradescope class "
+         "slurm sanitize").split()
 
 
 class Tally:
@@ -1017,6 +1017,21 @@ def slurm_flow(cluster):
                 "pass" if status == 0 and final == "FAILED" and len(rows) == len(SLURM_PICKED) + 1
                 and all(row[2] == "not graded" for row in rows[1:]) else "fail",
                 f"exit {status}, merge {final}: {[row[2] for row in rows[1:]]}")
+
+
+def part_notebook():
+    print("== docs/notebook.ipynb, for a notebook service's free GPU, run headless on the student tarball")
+    print("   (up to its first GPU cell without a GPU here; grader/tests/notebook_flow.py)")
+    import notebook_flow
+    tarball = os.path.join(ROOT, "build", "dist", "cuda-histogram-labs.tar.gz")
+    # make dist is slow (every reference for five architectures): part dist has made it already.
+    if not os.path.isfile(tarball):
+        status, output = run(["make", "-s", "dist"], log=os.path.join(WORK, "notebook-dist.log"))
+        if status != 0 or not os.path.isfile(tarball):
+            tally.check("docs/notebook.ipynb runs headless", "fail", "make dist failed; log: build/test/notebook-dist.log")
+            return
+    for description, status, detail in notebook_flow.checks(WORK, gpu_here(), tarball):
+        tally.check(description[:64], status, detail)
 
 
 def part_gradescope():
