@@ -5,6 +5,7 @@ where there is no GPU here, every cell where there is one. Each check is (descri
 detail) for run_tests.py to count.
 """
 import os
+import re
 import shutil
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -40,7 +41,7 @@ def checks(work, gpu, tarball):
                        resources={"metadata": {"path": folder}}).execute()
         failure = None
     except CellExecutionError as error:
-        failure = " ".join(str(error).split())[-300:]
+        failure = " ".join(re.sub(r"\x1b\[[0-9;]*m", "", str(error)).split())[-300:]
     except Exception as error:  # the kernel would not start, or died
         failure = f"{type(error).__name__}: {error}"[:300]
     finally:
