@@ -38,8 +38,9 @@ CUOBJDUMP_WHEELS = (("nvidia-cuda-cuobjdump", "13.2.51"), ("nvidia-cuda-nvdisasm
 NVCC = os.environ.get("NVCC", os.path.join(CUDA_HOME, "bin", "nvcc"))
 
 
-def run(command, cwd=ROOT, env=None, timeout=1800):
-    result = subprocess.run(command, cwd=cwd, env=dict(os.environ, **(env or {})), stdout=subprocess.PIPE,
+def run(command, cwd=ROOT, env=None, timeout=1800, unset=()):
+    environment = {name: value for name, value in dict(os.environ, **(env or {})).items() if name not in unset}
+    result = subprocess.run(command, cwd=cwd, env=environment, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, timeout=timeout)
     return result.returncode, result.stdout.decode("utf-8", "replace")
 
@@ -70,7 +71,10 @@ def refusals(work):
     checks = []
     for description, arguments, env, named in cases:
         # build/results/results: the first thing ./grade builds; refused before anything is made.
-        status, output = run(["make", "-s", "--no-print-directory", *arguments, "build/results/results"], env=env)
+        # Without CUDA_ARCH in the environment (make test sets it): the architectures are then
+        # the GPU's that nvidia-smi names, as on a student's machine.
+        status, output = run(["make", "-s", "--no-print-directory", *arguments, "build/results/results"], env=env,
+                             unset=("CUDA_ARCH",))
         lines = [line for line in output.splitlines() if line.strip()]
         ok = status == 2 and len(lines) == 1 and named in lines[0]
         checks.append((f"make refuses {description} in one line naming it", "pass" if ok else "fail",

@@ -185,9 +185,10 @@ static unsigned int resident_blocks(int device)
                                     (int)table_bytes<row_words>()));
     int multiprocessors = 0, blocks_per_multiprocessor = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks_per_multiprocessor, histogram_kernel<row_words>, threads_per_block,
-        table_bytes<row_words>()));
+    const void *kernel = (const void *)histogram_kernel<row_words>;
+    const size_t shared_bytes = table_bytes<row_words>();
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, kernel,
+                                                             threads_per_block, shared_bytes));
     if (blocks_per_multiprocessor < 1)
         blocks_per_multiprocessor = 1; // the launch then says why the block does not fit
     return (unsigned int)(blocks_per_multiprocessor * multiprocessors);

@@ -258,9 +258,9 @@ static uint64_t resident_blocks_of_lane_columns(int device)
                                     (int)shared_bytes));
     int multiprocessors = 0, blocks_per_multiprocessor = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks_per_multiprocessor, histogram256_lane_columns<copies>, fast_threads_per_block,
-        shared_bytes));
+    const void *kernel = (const void *)histogram256_lane_columns<copies>;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, kernel,
+                                                             fast_threads_per_block, shared_bytes));
     if (blocks_per_multiprocessor < 1)
         blocks_per_multiprocessor = 1; // the launch then says why the block does not fit
     return (uint64_t)blocks_per_multiprocessor * (uint64_t)multiprocessors;
