@@ -168,14 +168,14 @@ cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 
 }
 #endif
 
+/* Where the lookup fails, so does the launch of that function, whose error the code sees: the
+ * runtime's last error is left as the launch leaves it, never cleared here. */
 static void note_launch_of_function(const void *host_function)
 {
     const char *name = NULL;
     cudaFunction_t function = NULL;
     if (worker.name_function && cudaGetFuncBySymbol(&function, host_function) == cudaSuccess)
         worker.name_function(&name, function);
-    else
-        (void)cudaGetLastError(); /* not a registered kernel: the launch itself will say so */
     note_launch(name);
 }
 
