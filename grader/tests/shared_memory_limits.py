@@ -2,8 +2,8 @@
 block (KIT_SHARED_MEMORY_PER_BLOCK: 48K, what any GPU gives without opting in; 64K, compute
 capability 7.5; 99K, 8.6 and 8.9), on the GPU at hand (common/device.h). The labs whose layout
 depends on it (8 and 9) are timed too. Under each limit lab 9's reference as it was before (four
-copies of its counters whatever the GPU: grader/variants/lab9-image-histogram/
-four-copies-whatever-the-gpu.sed) must fail, which shows that the limit is enforced, not only
+copies of its counters whatever the GPU: limit-fixtures/lab9-four-copies-whatever-the-gpu.sed
+applied to it, graded with --file) must fail, which shows that the limit is enforced, not only
 read. Each check is (description, status, detail) for run_tests.py to count; without a GPU the
 gradings are skipped, and only the refusal of a bad value is checked.
 """
@@ -16,6 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 LIMITS = ("48K", "64K", "99K")
 TIMED_LABS = ("lab8-challenge", "lab9-image-histogram")
 FOUR_COPIES = "four-copies-whatever-the-gpu"
+FIXTURE = os.path.join(ROOT, "grader", "tests", "limit-fixtures", f"lab9-{FOUR_COPIES}.sed")
 
 
 def run(command, env=None, log=None):
@@ -60,6 +61,18 @@ def checks(work, gpu):
                         "needs a GPU to show (the limits change what the kernels do)"))
         return results
     labs = sorted(os.path.basename(p.rstrip("/")) for p in glob.glob(os.path.join(ROOT, "labs", "lab*-*/")))
+    reference = os.path.join(ROOT, "solutions", "lab9-image-histogram", "lab9.cu")
+    four_copies = os.path.join(work, f"lab9-{FOUR_COPIES}.cu")
+    status, planted = run(["sed", "-f", FIXTURE, reference])
+    with open(reference) as file:
+        unchanged = planted == file.read()
+    if status != 0 or unchanged:
+        results.append((f"lab9 {FOUR_COPIES} made from the reference", "fail",
+                        f"{os.path.relpath(FIXTURE, ROOT)} no longer changes {os.path.relpath(reference, ROOT)}: update it"))
+        four_copies = None
+    else:
+        with open(four_copies, "w") as file:
+            file.write(planted)
     for limit in LIMITS:
         for lab in labs:
             short = lab.split("-")[0]
@@ -69,7 +82,9 @@ def checks(work, gpu):
             results.append((f"{limit}: {lab} solution accepted"[:64], "pass" if ok else "fail",
                             f"ratio {summary.get('time_ratio')}" if ok and not timing else
                             "" if ok else f"exit {status}, verdict {summary.get('verdict')}; log: {log}"))
-        status, summary, results_json, log = grade(work, FOUR_COPIES, limit, "lab9", "--variant", FOUR_COPIES,
+        if not four_copies:
+            continue
+        status, summary, results_json, log = grade(work, FOUR_COPIES, limit, "lab9", "--file", four_copies,
                                                    "--no-timing")
         said = " ".join(test.get("output", "") for test in results_json.get("tests", []))
         ok = status == 1 and "cudaFuncSetAttribute" in said
