@@ -43,9 +43,20 @@ OBJCOPY ?= objcopy
 DETECTED_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null \
                    | grep -E '^[0-9]+\.[0-9]+$$' | head -n 1 | tr -d .)
 CUDA_ARCH ?= $(DETECTED_ARCH)
+# Where the architectures come from, for the check of the toolkit and the GPU (build/flags).
+ARCH_FROM := $(if $(filter file,$(origin CUDA_ARCH)),detected,given)
 ifeq ($(strip $(CUDA_ARCH)),)
 override CUDA_ARCH := 75 80 86 89 90
 NO_GPU_HERE := 1
+endif
+# A toolkit or GPU older than the kit supports is refused before anything is built, in one line
+# (grader/toolkit.py holds the floor; README.md, "What you need").
+ifneq ($(filter-out clean help,$(MAKECMDGOALS)),)
+TOOLKIT_REFUSAL := $(shell python3 grader/toolkit.py check --nvcc '$(NVCC)' --cuda-arch '$(CUDA_ARCH)' \
+                     --arch-from $(ARCH_FROM))
+ifneq ($(TOOLKIT_REFUSAL),)
+$(error $(TOOLKIT_REFUSAL))
+endif
 endif
 # Machine code for each architecture, and PTX of the newest so that later GPUs can run it too.
 GENCODE := $(foreach arch,$(CUDA_ARCH),-gencode arch=compute_$(arch),code=sm_$(arch)) \
@@ -62,6 +73,12 @@ CFLAGS := -std=c11 -O2 -g -Wall -Wextra -MMD -MP
 CPPFLAGS := -Icommon -Igrader/harness -Igrader/results -Igrader/crossing -I$(CUDA_HOME)/include $(CRITERION_CPPFLAGS) \
             -DKIT_CUDA_HOME='"$(CUDA_HOME)"'
 NVCC_COMMON_FLAGS := -O3 -g -std=c++17 -Xcompiler -Wall,-Wextra -MMD -MP -Icommon
+# KIT_LEGACY_LAUNCH=1: nvcc's kernel launches as a CUDA 12 toolkit compiles them (cudaLaunchKernel
+# with the kernel's host function, not CUDA 13's __cudaLaunchKernel with its handle), so that
+# this toolkit builds and tests the kit as CUDA 12 would (README.md, "What you need").
+ifneq ($(KIT_LEGACY_LAUNCH),)
+NVCC_COMMON_FLAGS += -D__NV_LEGACY_LAUNCH -Xcompiler -D__NV_LEGACY_LAUNCH
+endif
 NVCCFLAGS := $(NVCC_COMMON_FLAGS) $(GENCODE)
 # The variants of grader/variants/ are graded only on the GPU at hand: machine code for the
 # newest architecture is enough for them (and keeps a GPU-less build of all of them short). make
@@ -73,9 +90,16 @@ LDFLAGS := $(CRITERION_LDFLAGS)
 # A grader tells its workers which allocations it frees (grader/crossing/proxy.c).
 GRADER_LDFLAGS := $(LDFLAGS) -Xlinker --wrap=cudaFree
 # A worker (grader/crossing/worker.c) sees every kernel launch of its process: nvcc's launch call
-# goes through it first, and it tells the grader which kernels ran (the technique checks).
+# goes through it first (CUDA 13's __cudaLaunchKernel, CUDA 12's cudaLaunchKernel), and it tells
+# the grader which kernels ran (the technique checks) and which streams were made (the
+# non-blocking-stream check).
+# The programs that run kernels of the labs (the workers, make bench, make lessons) hold them to
+# KIT_SHARED_MEMORY_PER_BLOCK where it is set: common/device.c wraps these calls.
+SHARED_MEMORY_LIMIT_LDFLAGS := -Xlinker --wrap=cudaFuncSetAttribute -Xlinker --wrap=cudaDeviceGetAttribute
 WORKER_LDFLAGS := -Xlinker --wrap=__cudaLaunchKernel -Xlinker --wrap=__cudaLaunchKernel_ptsz \
-                  -Xlinker --wrap=cudaStreamCreateWithFlags -Xlinker --wrap=cudaStreamCreateWithPriority
+                  -Xlinker --wrap=cudaLaunchKernel -Xlinker --wrap=cudaLaunchKernel_ptsz \
+                  -Xlinker --wrap=cudaStreamCreateWithFlags -Xlinker --wrap=cudaStreamCreateWithPriority \
+                  $(SHARED_MEMORY_LIMIT_LDFLAGS)
 
 COMMON := cuda_check timing inputs timed_inputs reference repeated_text compare report device counting histogram_demo \
           bandwidth cub_histogram l2_cache images image_reference image_demo
@@ -249,7 +273,7 @@ build/bench/%.o: bench/%.c build/flags build/generated/bench/references.h
 
 build/bench/bench: build/bench/bench.o build/bench/chart.o build/bench/options.o \
                    $(BENCH_REFERENCES:%=build/reference/%.o) $(COMMON_OBJECTS)
-	$(NVCC) $^ -o $@ -lm
+	$(NVCC) $(SHARED_MEMORY_LIMIT_LDFLAGS) $^ -o $@ -lm
 
 bench: build/bench/bench
 	build/bench/bench --out build/bench
@@ -260,7 +284,7 @@ build/bench/lessons.o: bench/lessons.cu build/flags
 	$(NVCC) $(NVCCFLAGS) -Ibench -c $< -o $@
 
 build/bench/lessons: build/bench/lessons.o build/bench/options.o $(COMMON_OBJECTS)
-	$(NVCC) $^ -o $@ -lm
+	$(NVCC) $(SHARED_MEMORY_LIMIT_LDFLAGS) $^ -o $@ -lm
 
 lessons: build/bench/lessons
 	build/bench/lessons --out build/bench/lessons.md

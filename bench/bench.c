@@ -506,8 +506,12 @@ int main(int argc, char **argv)
     static struct results results;
     time_t now = time(NULL);
     strftime(results.date, sizeof results.date, "%Y-%m-%d", localtime(&now));
-    snprintf(results.device, sizeof results.device, "%s (%d SMs, %d MB L2)", gpu.name,
-             gpu.multiprocessors, gpu.l2_cache_bytes >> 20);
+    char limited[128] = "";
+    if (gpu.shared_memory_limited)
+        snprintf(limited, sizeof limited, ", its kernels held to %zu KB of shared memory a block "
+                 "(KIT_SHARED_MEMORY_PER_BLOCK)", gpu.shared_memory_per_block >> 10);
+    snprintf(results.device, sizeof results.device, "%s (%d SMs, %d MB L2%s)", gpu.name,
+             gpu.multiprocessors, gpu.l2_cache_bytes >> 20, limited);
     printf("make bench on %s; %" PRIu64 " MiB inputs, median of %d runs\n", results.device,
            options.bytes >> 20, options.runs);
 

@@ -1,5 +1,6 @@
 #include "options.h"
 
+#include "device.h"
 #include "timing.h"
 
 #include <errno.h>
@@ -42,6 +43,14 @@ bool parse_bench_options(int argc, char **argv, const struct bench_option_rules 
             return false;
         }
         i++;
+    }
+    /* A smaller GPU's limit to stand in for (common/device.h), refused before any GPU work. */
+    size_t limit = 0;
+    char reason[200];
+    if (!shared_memory_limit_from(getenv("KIT_SHARED_MEMORY_PER_BLOCK"), &limit, reason,
+                                  sizeof reason)) {
+        fprintf(stderr, "%s: %s\n", rules->program, reason);
+        return false;
     }
     return true;
 }

@@ -5,14 +5,15 @@ make bench (docs/bench/bench.{md,csv,svg}), make lessons (docs/results/lessons.m
 code of every kernel that does an atomic (docs/results/sass-atomics.txt) and the main loops of the
 kernels whose instructions the handouts count (docs/results/sass-main-loops.txt), the registers
 each reference's kernels use (docs/results/registers.txt, from ptxas), the GPU's properties
-(docs/results/device.md) and make bench-grade (docs/bench/grade-times.md). Each log starts with
-a line naming the device, the CUDA version, the date and the commit it was made from. `make
-test` then checks that every figure the docs quote is in one of these files
-(grader/tests/check_figures.py).
+(docs/results/device.md), make bench-grade (docs/bench/grade-times.md), and the report of every
+variant the student tarball ships (docs/results/variants/LAB-NAME.log), which ./grade shows where
+there is no GPU. Each log starts with a line naming the device, the CUDA version, the date and
+the commit it was made from. `make test` then checks that every figure the docs quote is in one
+of these files (grader/tests/check_figures.py).
 
 usage: record_results.py [--only PART ...] [--labs LAB ...] [--gpu-folder NAME] [--out DIR]
-  PART: gradings bench lessons sass registers device grade-times (default: all); registers needs
-        no GPU (ptxas), sass needs cuobjdump but no GPU, the others a GPU
+  PART: gradings bench lessons sass registers device grade-times variant-reports (default: all);
+        registers needs no GPU (ptxas), sass needs cuobjdump but no GPU, the others a GPU
   --labs LAB ...: grade only these labs (default: every lab)
   --gpu-folder NAME: write into results/NAME/ and bench/NAME/, for a second GPU's logs beside
                      the first's (docs/results/h100/, say)
@@ -29,9 +30,9 @@ import sys
 from grade_times import labs  # noqa: E402 (the labs, listed from labs/ in one place)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PARTS = ["gradings", "bench", "lessons", "sass", "registers", "device", "grade-times"]
+PARTS = ["gradings", "bench", "lessons", "sass", "registers", "device", "grade-times", "variant-reports"]
 # The parts that run code on the GPU; the others read what the compiler made.
-GPU_PARTS = {"gradings", "bench", "lessons", "device", "grade-times"}
+GPU_PARTS = {"gradings", "bench", "lessons", "device", "grade-times", "variant-reports"}
 # The architectures whose register counts the handouts compare (the kit's default build's).
 REGISTER_ARCHITECTURES = ["75", "80", "86", "89", "90"]
 # The kernels whose main loop a handout counts, by lab: a part of each kernel's mangled name.
@@ -39,6 +40,8 @@ MAIN_LOOP_KERNELS = {"lab6-coarsened": ["histogram_contiguous_kernel", "histogra
                                         "histogram_sections_kernel"],
                      "lab8-challenge": ["histogram_kernel"],
                      "lab9-image-histogram": ["histogram256_lane_columns"]}
+# A variant's script says it ships in the student tarball with this line (grader/kit.py).
+TARBALL_MARKER = re.compile(r"^\s*#\s*in the student tarball:", re.M)
 SEED = "12345"
 # The instructions that show how a kernel's atomics reach memory: the atomics themselves and
 # what the compiler emits to merge a warp's atomics into one (vote, population count, match).
@@ -65,10 +68,13 @@ def provenance():
         run(["git", "rev-parse", "--short", "HEAD"]).stdout.decode().strip() or "unknown"
     dirty = "" if os.environ.get("KIT_COMMIT") else \
         run(["git", "status", "--porcelain", "--untracked-files=no"]).stdout.decode().strip()
-    return "# recorded by make results: {}, CUDA {}, {}, commit {}{}\n".format(
+    # A smaller GPU's shared memory that the kernels were held to (common/device.h).
+    limit = os.environ.get("KIT_SHARED_MEMORY_PER_BLOCK")
+    return "# recorded by make results: {}, CUDA {}, {}, commit {}{}{}\n".format(
         gpu_text,
         release.group(1) if release else "unknown", datetime.date.today().isoformat(), commit,
-        " with uncommitted changes" if dirty else "")
+        " with uncommitted changes" if dirty else "",
+        f", KIT_SHARED_MEMORY_PER_BLOCK={limit}" if limit else "")
 
 
 def gpu_here():
@@ -308,6 +314,32 @@ def record_grade_times(destination, header):
     return result.returncode == 0
 
 
+def shipped_variants():
+    """(lab, name) of every variant whose script says it ships in the student tarball."""
+    found = []
+    for lab in labs():
+        folder = os.path.join(ROOT, "grader", "variants", lab)
+        for script in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            with open(os.path.join(folder, script)) as file:
+                if script.endswith(".sed") and TARBALL_MARKER.search(file.read()):
+                    found.append((lab, script[:-len(".sed")]))
+    return found
+
+
+def record_variant_reports(destination, header):
+    """The command the handouts give, on the seed of the other logs: what ./grade shows of a
+    shipped variant on a machine without a GPU (the grade script)."""
+    ok = True
+    for lab, name in shipped_variants():
+        result = run(["./grade", lab, "--variant", name, "--seed", SEED])
+        write(destination("results", os.path.join("variants", f"{lab}-{name}.log")), header,
+              result.stdout.decode())
+        if result.returncode not in (0, 1):
+            print(f"make results: ./grade {lab} --variant {name} exited {result.returncode}", file=sys.stderr)
+            ok = False
+    return ok
+
+
 def main():
     parser = argparse.ArgumentParser(description="make results: regenerate the recorded logs on a GPU")
     parser.add_argument("--only", nargs="+", choices=PARTS, default=PARTS)
@@ -334,7 +366,7 @@ def main():
     steps = {"gradings": lambda destination, header: record_gradings(destination, header, args.labs),
              "bench": record_bench, "lessons": record_lessons, "sass": record_sass,
              "registers": record_registers, "device": record_device,
-             "grade-times": record_grade_times}
+             "grade-times": record_grade_times, "variant-reports": record_variant_reports}
     destination = destinations(os.path.abspath(args.out), args.gpu_folder)
     failed = [part for part in PARTS if part in args.only and not steps[part](destination, header)]
     if failed:

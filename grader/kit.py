@@ -8,7 +8,9 @@
   kit's own tests and the instructors' scripts;
 - prebuilt/reference/<lab>.o: the references, compiled from the committed solutions;
 - prebuilt/variant/<lab>/<name>.o: the variants whose .sed has a line "# in the student
-  tarball: <why>" (that line is the only list), compiled the same way.
+  tarball: <why>" (that line is the only list), compiled the same way; their reports on a GPU,
+  docs/results/variants/<lab>-<name>.log (make results), ship as committed files, for ./grade to
+  show where there is no GPU, and make kit warns of each one not committed.
 
 It refuses (and writes nothing) when a file it would ship holds a committed solution whole,
 whitespace aside.
@@ -172,6 +174,12 @@ def make_kit(dest, labs_asked, cuda_arch):
     if changed.strip():
         print("make kit: the working tree has uncommitted changes, which are not in it (commit them to ship them)",
               file=sys.stderr)
+    for lab, name in chosen:
+        report = f"docs/results/variants/{lab}-{name}.log"
+        if report not in shipped:
+            print(f"make kit: grader/variants/{lab}/{name}.sed: no recorded GPU report ({report} is not in the "
+                  "commit): ./grade will show none without a GPU; record it on a GPU with "
+                  "bench/record_results.py --only variant-reports", file=sys.stderr)
 
 
 def stop(number, _frame):

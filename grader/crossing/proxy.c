@@ -8,6 +8,7 @@
 #include "wire.h"
 
 #include "cuda_check.h"
+#include "device.h"
 #include "grading.h"
 
 #include <criterion/criterion.h>
@@ -93,10 +94,13 @@ __attribute__((constructor)) static void not_dumpable(void)
     prctl(PR_SET_DUMPABLE, 0);
 }
 
-/* Variables a worker keeps: what CUDA, the driver and the loader read; nothing of the grading. */
+/* Variables a worker keeps: what CUDA, the driver and the loader read, and the shared memory a
+ * block may have where the kit stands in for a smaller GPU (common/device.h); nothing of the
+ * grading. */
 static bool kept_for_worker(const char *entry)
 {
-    static const char *const prefixes[] = {"CUDA_", "NV", "LD_LIBRARY_PATH="};
+    static const char *const prefixes[] = {"CUDA_", "NV", "LD_LIBRARY_PATH=",
+                                           "KIT_SHARED_MEMORY_PER_BLOCK="};
     for (size_t p = 0; p < sizeof prefixes / sizeof *prefixes; p++)
         if (strncmp(entry, prefixes[p], strlen(prefixes[p])) == 0)
             return true;
@@ -224,17 +228,13 @@ static void describe_end(struct connection *worker, char *text, size_t size)
     worker->pid = 0;
 }
 
-/* Whether this process's CUDA driver can name a kernel (CUDA 12.3 and later): the workers run
- * on the same driver, and the student's is not asked. */
+/* Whether this process's CUDA driver can name a kernel (CUDA 12.3 and later), by its handle and
+ * by its function, as the workers ask it (worker.c): they run on the same driver and runtime,
+ * and the student's is not asked. */
 static bool driver_names_kernels(void)
 {
-    void *getter = NULL;
-    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    bool named = cudaGetDriverEntryPointByVersion("cuKernelGetName", &getter, 12030,
-                                                  cudaEnableDefault, &found) == cudaSuccess &&
-                 found == cudaDriverEntryPointSuccess && getter;
-    (void)cudaGetLastError();
-    return named;
+    return cuda_driver_function("cuKernelGetName", 12030) &&
+           cuda_driver_function("cuFuncGetName", 12030);
 }
 
 /* The driver's cuMemGetAddressRange, asked for through the runtime (below). */
@@ -518,11 +518,8 @@ typedef int pointer_attribute_getter(void *value, int attribute, unsigned long l
 
 static void *driver_function(const char *name, int version)
 {
-    void *function = NULL;
-    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &function, version, cudaEnableDefault,
-                                                &found));
-    cr_assert(found == cudaDriverEntryPointSuccess && function, "the CUDA driver has no %s", name);
+    void *function = cuda_driver_function(name, version);
+    cr_assert(function, "the CUDA driver has no %s", name);
     return function;
 }
 

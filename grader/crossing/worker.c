@@ -10,6 +10,7 @@
 #include "wire.h"
 
 #include "cuda_check.h"
+#include "device.h"
 
 #include <cuda_runtime_api.h>
 #include <errno.h>
@@ -41,8 +42,11 @@ extern const struct crossing_entry __stop_grader_crossings[];
 
 #define MAX_OPEN_ALLOCATIONS 256
 
-/* The driver's cuKernelGetName (CUDA 12.3 and later), asked for through the runtime. */
-typedef int kernel_name_getter(const char **name, cudaKernel_t kernel);
+/* The driver's cuKernelGetName and cuFuncGetName (CUDA 12.3 and later), asked for through the
+ * runtime: the name of a kernel launched by its handle (nvcc's launch since CUDA 13), and of one
+ * launched by its host function (nvcc's launch before CUDA 13, and cudaLaunchKernel). */
+typedef int handle_name_getter(const char **name, void *kernel);
+typedef int function_name_getter(const char **name, cudaFunction_t function);
 
 struct open_allocation {
     unsigned char handle[64];
@@ -61,7 +65,8 @@ static struct {
     bool answered;
     bool cuda_usable; /* false on a machine without a GPU: host functions only */
     const struct wire_request *request; /* being served: its kernels not to launch */
-    kernel_name_getter *name_kernel; /* NULL where the driver cannot name a kernel */
+    handle_name_getter *name_kernel;       /* NULL where the driver cannot name a kernel */
+    function_name_getter *name_function; /* likewise */
 } worker;
 
 static void send_reply(void)
@@ -91,6 +96,11 @@ static void refuse(const char *format, const char *detail)
 
 /* ---- the kernels launched: nvcc's launch call, through the link's --wrap ---- */
 
+/* nvcc's <<<...>>> calls __cudaLaunchKernel with the kernel's handle since CUDA 13, and before
+ * it cudaLaunchKernel with the kernel's host function (which code may also call itself): the
+ * worker is linked with --wrap on both (WORKER_LDFLAGS in the Makefile), so that it sees every
+ * launch whichever toolkit built the code under test. */
+#if CUDART_VERSION >= 13000
 cudaError_t __real___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **arguments,
                                       size_t shared_bytes, cudaStream_t stream);
 cudaError_t __real___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block,
@@ -101,17 +111,23 @@ cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block
 cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block,
                                            void **arguments, size_t shared_bytes,
                                            cudaStream_t stream);
+#endif
+cudaError_t __real_cudaLaunchKernel(const void *function, dim3 grid, dim3 block, void **arguments,
+                                    size_t shared_bytes, cudaStream_t stream);
+cudaError_t __real_cudaLaunchKernel_ptsz(const void *function, dim3 grid, dim3 block,
+                                         void **arguments, size_t shared_bytes,
+                                         cudaStream_t stream);
+cudaError_t __wrap_cudaLaunchKernel(const void *function, dim3 grid, dim3 block, void **arguments,
+                                    size_t shared_bytes, cudaStream_t stream);
+cudaError_t __wrap_cudaLaunchKernel_ptsz(const void *function, dim3 grid, dim3 block,
+                                         void **arguments, size_t shared_bytes,
+                                         cudaStream_t stream);
 
-/* Looked up once, before the first call: a launch, often in a timed run, only calls it. */
-static kernel_name_getter *driver_kernel_name_getter(void)
+/* Looked up once, before the first call: a launch, often in a timed run, only calls them. */
+static void look_up_kernel_namers(void)
 {
-    void *getter = NULL;
-    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    if (cudaGetDriverEntryPointByVersion("cuKernelGetName", &getter, 12030, cudaEnableDefault,
-                                         &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess)
-        return NULL;
-    return (kernel_name_getter *)getter;
+    worker.name_kernel = (handle_name_getter *)cuda_driver_function("cuKernelGetName", 12030);
+    worker.name_function = (function_name_getter *)cuda_driver_function("cuFuncGetName", 12030);
 }
 
 /* Whether the request asks for this kernel not to be launched. */
@@ -124,17 +140,12 @@ static bool skipped(const char *name)
     return false;
 }
 
-static const char *kernel_name(cudaKernel_t kernel)
+/* The kernel's name among the request's (its index, or -1), and its launch's shape; false when
+ * the request asks for this kernel not to be launched (the wrap then returns without it). */
+static bool note_launch(const char *name, dim3 grid, dim3 block)
 {
-    const char *name = NULL;
-    if (worker.name_kernel)
-        worker.name_kernel(&name, kernel);
-    return name;
-}
-
-/* The kernel's name among the request's (its index, or -1), and its launch's shape. */
-static void note_launch(const char *name, dim3 grid, dim3 block)
-{
+    if (skipped(name))
+        return false;
     struct wire_reply *reply = &worker.reply;
     int index = -1;
     if (!name) {
@@ -152,15 +163,23 @@ static void note_launch(const char *name, dim3 grid, dim3 block)
         reply->launches[reply->launch_count] = (struct wire_launch){
             {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, index};
     reply->launch_count++;
+    return true;
+}
+
+#if CUDART_VERSION >= 13000
+static bool note_launch_of_handle(cudaKernel_t kernel, dim3 grid, dim3 block)
+{
+    const char *name = NULL;
+    if (worker.name_kernel)
+        worker.name_kernel(&name, (void *)kernel);
+    return note_launch(name, grid, block);
 }
 
 cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **arguments,
                                       size_t shared_bytes, cudaStream_t stream)
 {
-    const char *name = kernel_name(kernel);
-    if (skipped(name))
+    if (!note_launch_of_handle(kernel, grid, block))
         return cudaSuccess;
-    note_launch(name, grid, block);
     return __real___cudaLaunchKernel(kernel, grid, block, arguments, shared_bytes, stream);
 }
 
@@ -168,11 +187,38 @@ cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 
                                            void **arguments, size_t shared_bytes,
                                            cudaStream_t stream)
 {
-    const char *name = kernel_name(kernel);
-    if (skipped(name))
+    if (!note_launch_of_handle(kernel, grid, block))
         return cudaSuccess;
-    note_launch(name, grid, block);
     return __real___cudaLaunchKernel_ptsz(kernel, grid, block, arguments, shared_bytes, stream);
+}
+#endif
+
+/* Where the lookup fails, so does the launch of that function, whose error the code sees: the
+ * runtime's last error is left as the launch leaves it, never cleared here. */
+static bool note_launch_of_function(const void *host_function, dim3 grid, dim3 block)
+{
+    const char *name = NULL;
+    cudaFunction_t function = NULL;
+    if (worker.name_function && cudaGetFuncBySymbol(&function, host_function) == cudaSuccess)
+        worker.name_function(&name, function);
+    return note_launch(name, grid, block);
+}
+
+cudaError_t __wrap_cudaLaunchKernel(const void *function, dim3 grid, dim3 block, void **arguments,
+                                    size_t shared_bytes, cudaStream_t stream)
+{
+    if (!note_launch_of_function(function, grid, block))
+        return cudaSuccess;
+    return __real_cudaLaunchKernel(function, grid, block, arguments, shared_bytes, stream);
+}
+
+cudaError_t __wrap_cudaLaunchKernel_ptsz(const void *function, dim3 grid, dim3 block,
+                                         void **arguments, size_t shared_bytes,
+                                         cudaStream_t stream)
+{
+    if (!note_launch_of_function(function, grid, block))
+        return cudaSuccess;
+    return __real_cudaLaunchKernel_ptsz(function, grid, block, arguments, shared_bytes, stream);
 }
 
 /* ---- streams the default stream does not wait for: the contract's result must not be there ---- */
@@ -595,7 +641,7 @@ int main(int argc, char **argv)
         if (cudaMallocAsync(&warm, 1u << 20, 0) == cudaSuccess)
             (void)cudaFreeAsync(warm, 0);
         (void)cudaDeviceSynchronize();
-        worker.name_kernel = driver_kernel_name_getter();
+        look_up_kernel_namers();
     }
     (void)cudaGetLastError();
     /* The first answer, before any call: whether this process could be restricted. Later

@@ -29,6 +29,8 @@ extern char **environ;
 #define KIT_CUDA_HOME "/usr/local/cuda"
 #endif
 
+/* The toolkit's cuobjdump, else one on the PATH (NVIDIA's nvidia-cuda-cuobjdump wheel, say: a
+ * toolkit without it still builds the labs). */
 static const char *find_cuobjdump(void)
 {
     static const char *const candidates[] = {KIT_CUDA_HOME "/bin/cuobjdump", "/usr/bin/cuobjdump",
@@ -36,6 +38,17 @@ static const char *find_cuobjdump(void)
     for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
         if (access(candidates[i], X_OK) == 0)
             return candidates[i];
+    static char on_path[4096];
+    const char *path = getenv("PATH");
+    while (path && *path) {
+        size_t length = strcspn(path, ":");
+        if (length > 0 && length < sizeof on_path - sizeof "/cuobjdump") {
+            snprintf(on_path, sizeof on_path, "%.*s/cuobjdump", (int)length, path);
+            if (access(on_path, X_OK) == 0)
+                return on_path;
+        }
+        path += length + (path[length] == ':');
+    }
     return NULL;
 }
 
@@ -59,7 +72,7 @@ static char *student_sass(char *reason, unsigned long reason_size)
     /* cuobjdump run directly, not through a shell: a path may hold any character. */
     int channel[2];
     if (pipe(channel) != 0) {
-        snprintf(reason, reason_size, "cannot make a pipe to run %s", cuobjdump);
+        snprintf(reason, reason_size, "cannot make a pipe to run %.300s", cuobjdump);
         return NULL;
     }
     posix_spawn_file_actions_t actions;
@@ -74,7 +87,7 @@ static char *student_sass(char *reason, unsigned long reason_size)
     close(channel[1]);
     if (spawned != 0) {
         close(channel[0]);
-        snprintf(reason, reason_size, "cannot run %s: %s", cuobjdump, strerror(spawned));
+        snprintf(reason, reason_size, "cannot run %.300s: %s", cuobjdump, strerror(spawned));
         return NULL;
     }
     FILE *output = fdopen(channel[0], "r");
@@ -311,15 +324,50 @@ static char *launched_sass(technique_runner *run_every_function, char *list, siz
     return ran;
 }
 
+const struct sass_rule *rule_missing_from_object(const char *sass, const struct sass_rule *rules,
+                                                 int count)
+{
+    for (int r = 0; r < count; r++)
+        if (rules[r].required && !sass_matches(sass, rules[r].pattern))
+            return &rules[r];
+    return NULL;
+}
+
+/* Without a GPU: the machine code of the whole object, which cuobjdump reads without one. An
+ * instruction the technique needs that no kernel of the object has is missing for certain, and
+ * fails the test; the rest (which kernels the functions launch, an instruction no kernel they
+ * launch may have) needs a GPU, and the test is not run, saying what the static part found. */
+static void check_technique_without_gpu(const struct sass_rule *rules, int count,
+                                        const char *no_gpu)
+{
+    char reason[512];
+    char *sass = student_sass(reason, sizeof reason);
+    if (!sass) {
+        record_current_test(TEST_NEEDS_GPU, no_gpu);
+        cr_skip_test("technique check not run: it runs your functions to see which kernels they "
+                     "launch, and %s (its static part, which reads your object's machine code "
+                     "without a GPU, could not run either: %s)", no_gpu, reason);
+    }
+    const struct sass_rule *missing = rule_missing_from_object(sass, rules, count);
+    free(sass);
+    const char *object = getenv("GRADE_OBJECT");
+    if (missing)
+        cr_assert_fail("right answer or not, technique missing: %s\n  (no kernel in the machine "
+                       "code of %s has an instruction matching /%s/, whichever your functions "
+                       "launch; see it with: cuobjdump -sass %s)",
+                       missing->meaning, object, missing->pattern, object);
+    record_current_test(TEST_NEEDS_GPU, no_gpu);
+    cr_skip_test("technique check not run in full: its static part passed (the instructions the "
+                 "lab needs are in your object's machine code), but which of your kernels your "
+                 "functions launch needs a GPU, and %s", no_gpu);
+}
+
 void check_technique(const struct sass_rule *rules, int count,
                      technique_runner *run_every_function)
 {
     char reason[512];
-    if (!gpu_available(reason, sizeof reason)) {
-        record_current_test(TEST_NEEDS_GPU, reason);
-        cr_skip_test("technique check not run: it runs your functions to see which kernels they "
-                     "launch, and %s", reason);
-    }
+    if (!gpu_available(reason, sizeof reason))
+        check_technique_without_gpu(rules, count, reason);
     char *sass = student_sass(reason, sizeof reason);
     if (!sass) {
         /* Not the code's fault, and never a free pass: the results model calls the grading

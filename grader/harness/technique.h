@@ -4,12 +4,13 @@
  * kernels of the student's file, with cuobjdump, looking for the instructions the technique
  * compiles to: ATOMS for an atomic on shared memory, RED or ATOMG for one on global memory,
  * ATOMG.CAS for atomicCAS, LDG.128 for a 16-byte load. A kernel that is never launched counts for
- * nothing, whatever it holds. (A driver older than CUDA 12.3's cannot name a launched kernel;
- * there the check reads the whole object's machine code, as it did before.)
+ * nothing, whatever it holds. (A driver or toolkit older than CUDA 12.3's cannot name a launched
+ * kernel; there the check reads the whole object's machine code, as it did before.)
  *
- * The launches are seen at nvcc's launch call (__cudaLaunchKernel) in the worker that runs the
- * student's code: it is linked with --wrap on it (WORKER_LDFLAGS in the Makefile), and names
- * the kernels each call launched in its answer (grader/crossing/worker.c). */
+ * The launches are seen at nvcc's launch call (CUDA 13's __cudaLaunchKernel, CUDA 12's
+ * cudaLaunchKernel) in the worker that runs the student's code: it is linked with --wrap on them
+ * (WORKER_LDFLAGS in the Makefile), and names the kernels each call launched in its answer
+ * (grader/crossing/worker.c). */
 #ifndef GRADER_TECHNIQUE_H
 #define GRADER_TECHNIQUE_H
 
@@ -36,8 +37,10 @@ typedef void technique_runner(const struct technique_inputs *inputs);
 
 /* Runs run_every_function, then checks the rules against the machine code of the kernels it
  * launched. Fails the test with "right answer, technique missing" naming the first rule broken,
- * or when no kernel was launched. Skips without a GPU (not run: the test stays in the
- * maximum); a missing cuobjdump or an unknown object is the grading machine's problem. */
+ * or when no kernel was launched. Without a GPU it fails where no kernel of the object has a
+ * required instruction (rule_missing_from_object, where cuobjdump is here) and is otherwise not
+ * run (the test stays in the maximum); with a GPU, a missing cuobjdump or an unknown object is the
+ * grading machine's problem. */
 void check_technique(const struct sass_rule *rules, int count,
                      technique_runner *run_every_function);
 
@@ -73,6 +76,12 @@ bool sass_order_broken(const char *sass, const struct sass_order_rule *rule, cha
 
 /* True when the SASS text matches the pattern. */
 bool sass_matches(const char *sass, const char *pattern);
+
+/* The static part, on the machine code of a whole object (what cuobjdump reads without a GPU):
+ * the first rule that requires an instruction no kernel of it has, or NULL. A forbidden
+ * instruction that some kernel has proves nothing before the launched kernels are known. */
+const struct sass_rule *rule_missing_from_object(const char *sass, const struct sass_rule *rules,
+                                                 int count);
 
 /* The part of cuobjdump -sass output that belongs to the kernels named (each a name as the CUDA
  * driver gives it, mangled or not): malloc'ed, empty when none of them is there. */

@@ -136,7 +136,7 @@ static void run_every_function(const struct technique_inputs *inputs)
 }
 
 /* Part A counts in shared memory, part B's fast kernel reads 16 bytes a load. */
-GRADED_TEST(technique, shared_atomics_and_wide_loads, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(technique, shared_atomics_and_wide_loads, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
         {"ATOMS\\.", true,

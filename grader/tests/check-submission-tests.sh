@@ -126,13 +126,24 @@ for case in grader/tests/submission-check/*.cu; do
     fi
 done
 
-# Every skeleton and every solution passes all three stages, silently.
-for source in labs/*/lab[0-9]*.cu solutions/*/lab[0-9]*.cu; do
-    name=clean/${source%.cu}
+# Every skeleton and every solution passes all three stages, silently; and every solution
+# compiled as a CUDA 12 toolkit compiles it (the Makefile's KIT_LEGACY_LAUNCH: <<<...>>> calls
+# cudaLaunchKernel), the kit's floor.
+solutions=(solutions/*/lab[0-9]*.cu)
+for source in labs/*/lab[0-9]*.cu "${solutions[@]}" "${solutions[@]/#/cuda12:}"; do
+    launch=() kind=clean
+    if [[ $source == cuda12:* ]]; then
+        source=${source#cuda12:} launch=(-D__NV_LEGACY_LAUNCH -Xcompiler -D__NV_LEGACY_LAUNCH)
+        kind=clean-cuda12-launch
+    fi
+    name=$kind/${source%.cu}
     picked "$name" || continue
     lab=$(basename "$(dirname "$source")")
-    mkdir -p "$work/clean/$(dirname "$source")"
-    stages "$source" "$lab" "$work/clean/${source%.cu}.o"
+    mkdir -p "$work/$kind/$(dirname "$source")"
+    flags_of_the_kit=("${flags[@]}")
+    flags+=(${launch[@]+"${launch[@]}"})
+    stages "$source" "$lab" "$work/$kind/${source%.cu}.o"
+    flags=("${flags_of_the_kit[@]}")
     # The compile's own warnings are the skeleton's (unused variables): only the check's count.
     if [ "$stage" = pass ] && [ -z "$said" ]; then
         result "$name" yes
@@ -194,8 +205,9 @@ os.execvp(sys.argv[1], sys.argv[1:])' python3 "$check" includes "$folder/lab5.cu
     fi
 done
 
-# The list lets through none of the grader's own functions (but cuda_check): the harness, the
-# results, the kit's common code, the references.
+# The list lets through none of the grader's own functions (but cuda_check and
+# gpu_shared_memory_per_block, which a lab may call): the harness, the results, the kit's common
+# code, the references.
 name=allowlist/none-of-the-graders-functions
 if picked "$name"; then
     objects=(build/harness/*.o build/results/records.o build/common/*.o build/reference/*.o)
@@ -213,7 +225,7 @@ if picked "$name"; then
             awk 'NF >= 2 && $1 !~ /:$/ { print $1 }' | sort -u | while read -r symbol; do
                 for pattern in "${deny[@]}"; do case $symbol in $pattern) continue 2 ;; esac; done
                 for pattern in "${allow[@]}"; do case $symbol in $pattern) echo "$symbol"; break ;; esac; done
-            done | grep -v -x -e cuda_check -e 'DW.ref.__gxx_personality_v0')
+            done | grep -v -x -e cuda_check -e gpu_shared_memory_per_block -e 'DW.ref.__gxx_personality_v0')
         if [ -z "$admitted" ]; then result "$name" yes
         else result "$name" no "the list admits: $(echo $admitted)"; fi
     fi

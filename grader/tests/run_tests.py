@@ -2,8 +2,8 @@
 """make test: the kit's own checks, each printed on one line, then "make test: N passed, N failed,
 N skipped". Without a GPU the checks that need one skip, each with its reason.
 
-Parts (TEST_PARTS picks some, e.g. TEST_PARTS="unit cli"): unit, cli, checks, docs, labs, variants,
-exploits, reports, dist, gradescope, class, slurm, sanitize. EXPLOITS, a regular expression over "lab/name", picks
+Parts (TEST_PARTS picks some, e.g. TEST_PARTS="unit cli"): unit, cli, checks, toolkit, docs, labs,
+limits, variants, exploits, reports, dist, notebook, gradescope, class, slurm, sanitize. EXPLOITS, a regular expression over "lab/name", picks
 some of the exploits.
 
 Every verdict is read from what the results model writes (summary.json, results.json), never
@@ -26,7 +26,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import grade_times  # noqa: E402 (make bench-grade's table, tested here; its GPU probe, used here)
 WORK = os.path.join(ROOT, "build", "test")
-PARTS = "unit cli checks docs labs variants exploits reports dist gradescope class slurm sanitize".split()
+PARTS = ("unit cli checks toolkit docs labs limits variants exploits reports dist notebook gradescope class "
+         "slurm sanitize").split()
 
 
 class Tally:
@@ -452,6 +453,14 @@ def part_checks():
                     "" if status == 0 else f"exit {status}; log: build/test/{os.path.basename(script)}.log")
 
 
+def part_toolkit():
+    print("== the oldest toolkit and GPU the kit supports (grader/toolkit.py): make refuses older ones;")
+    print("   the host code against the floor's runtime headers; every .cu for sm_75; a CUDA 12 launch")
+    import toolkit_floor
+    for description, status, detail in toolkit_floor.checks(WORK, gpu_here()):
+        tally.check(description[:64], status, detail)
+
+
 def part_docs():
     print("== the docs: every figure they quote is in a recorded log (grader/tests/check_figures.py)")
     status, output = run([sys.executable, "grader/tests/check_figures.py"], log=os.path.join(WORK, "figures.log"))
@@ -664,6 +673,14 @@ def part_labs():
             tally.check(f"{lab} skeleton rejected", "skip", "needs a GPU to show")
         else:
             tally.check(f"{lab} skeleton rejected", "fail", f"exit {status}, verdict {verdict}; log: {log}")
+
+
+def part_limits():
+    print("== the references under a smaller GPU's shared memory a block (KIT_SHARED_MEMORY_PER_BLOCK=48K,")
+    print("   64K, 99K: grader/tests/shared_memory_limits.py); lab 9's old fixed layout refused there")
+    import shared_memory_limits
+    for description, status, detail in shared_memory_limits.checks(WORK, gpu_here()):
+        tally.check(description[:64], status, detail)
 
 
 def header(path, key):
@@ -1035,12 +1052,22 @@ def part_dist():
             verdict = (summary or {}).get("verdict")
             label = f"the tarball grades {short(lab)} --variant {name}"[:64]
             if not gpu:
-                ok = status == 3 and verdict == "not graded on a GPU"
+                # Not "passed": what was not checked, said so, and the recorded GPU report.
+                said = open(log, errors="replace").read()
+                report = os.path.join(kit, "docs", "results", "variants", f"{lab}-{name}.log")
+                shown = (os.path.isfile(report) and "recorded by make results" in said) or \
+                    (not os.path.isfile(report) and "no GPU report of it is recorded" in said)
+                ok = status == 3 and verdict == "not graded on a GPU" and "was NOT checked" in said and shown
             elif expect == "accepted":
                 ok = status == 0
             else:
                 ok = status == 1 and mentions(results, summary, expect)
             tally.check(label, "pass" if ok else "fail", f"exit {status}, verdict {verdict}; log: {log}")
+    unrecorded = [f"{lab}-{name}" for lab, names in sorted(marked.items()) for name in names
+                  if not os.path.isfile(os.path.join(kit, "docs", "results", "variants", f"{lab}-{name}.log"))]
+    tally.check("the tarball ships each variant's recorded GPU report", "fail" if unrecorded else "pass",
+                f"not recorded: {', '.join(unrecorded[:3])}{' ...' if len(unrecorded) > 3 else ''} (on a GPU: "
+                "python3 bench/record_results.py --only variant-reports)" if unrecorded else "")
     unmarked = sorted((lab, os.path.basename(script)[:-4]) for lab in labs()
                       for script in glob.glob(os.path.join(ROOT, "grader/variants", lab, "*.sed"))
                       if header(script, TARBALL_MARKER) is None)
@@ -1418,7 +1445,8 @@ SLURM_PICKED = ("ada", "blocks-rounded-down", "syntax-error", "wrong-file-name",
 def part_slurm():
     print("== ./grade-class lab5 --slurm through a real Slurm (munge, slurmctld, slurmd on this")
     print("   machine): a job array, a task cancelled and named by the merge, that task run again,")
-    print("   and a new run whose tasks never ran shows none of the old run's results")
+    print("   and a new run whose tasks never ran shows none of the old run's results; then a")
+    print("   student's ./grade --slurm (grader/tests/slurm_grade_flow.py)")
     from local_slurm import LocalSlurm
     cluster = LocalSlurm(os.path.join(WORK, "slurm"), gpus=gpu_count())
     why = cluster.start()
@@ -1429,6 +1457,9 @@ def part_slurm():
     outside = outside_the_kit("slurm")
     try:
         slurm_flow(cluster, os.path.join(outside, "slurm-out"))
+        import slurm_grade_flow
+        for description, status, detail in slurm_grade_flow.checks(cluster, WORK):
+            tally.check(description[:64], status, detail)
     finally:
         cluster.stop()
         shutil.rmtree(outside, ignore_errors=True)
@@ -1519,6 +1550,21 @@ def slurm_flow(cluster, out):
                 "pass" if status == 0 and final == "FAILED" and len(rows) == len(SLURM_PICKED) + 1
                 and all(row[2] == "not graded" for row in rows[1:]) else "fail",
                 f"exit {status}, merge {final}: {[row[2] for row in rows[1:]]}")
+
+
+def part_notebook():
+    print("== docs/notebook.ipynb, for a notebook service's free GPU, run headless on the student tarball")
+    print("   (up to its first GPU cell without a GPU here; grader/tests/notebook_flow.py)")
+    import notebook_flow
+    tarball = os.path.join(ROOT, "build", "dist", "cuda-histogram-labs.tar.gz")
+    # make dist is slow (every reference for five architectures): part dist has made it already.
+    if not os.path.isfile(tarball):
+        status, output = run(["make", "-s", "dist"], log=os.path.join(WORK, "notebook-dist.log"))
+        if status != 0 or not os.path.isfile(tarball):
+            tally.check("docs/notebook.ipynb runs headless", "fail", "make dist failed; log: build/test/notebook-dist.log")
+            return
+    for description, status, detail in notebook_flow.checks(WORK, gpu_here(), tarball):
+        tally.check(description[:64], status, detail)
 
 
 def part_gradescope():

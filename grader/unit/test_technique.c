@@ -216,3 +216,21 @@ Test(machine_code_order, a_kernel_with_a_call_is_not_judged)
     cr_expect_not(sass_order_broken(called, &BARRIER_AFTER_ZEROING, where, sizeof where),
                   "its barrier may be in the function it calls");
 }
+
+Test(technique, without_a_gpu_fails_only_what_no_kernel_of_the_object_has)
+{
+    const struct sass_rule shared_and_wide[] = {
+        {"ATOMS\\.", true, "shared atomics"},
+        {"LDG\\.[A-Z0-9.]*128", true, "16-byte loads"},
+    };
+    cr_expect_null(rule_missing_from_object(SASS, shared_and_wide, 2),
+                   "both are in some kernel of the object: only a GPU can tell which ran");
+    const struct sass_rule cas[] = {{"ATOMS\\.", true, "shared atomics"},
+                                    {"ATOMG?\\.[A-Z0-9.]*CAS", true, "compare-and-swap"}};
+    const struct sass_rule *missing = rule_missing_from_object(SASS, cas, 2);
+    cr_assert_not_null(missing, "no kernel of the object has a compare-and-swap");
+    cr_expect_str_eq(missing->meaning, "compare-and-swap");
+    const struct sass_rule no_atomic[] = {{"(RED|ATOM)[GS]?\\.", false, "no atomic"}};
+    cr_expect_null(rule_missing_from_object(SASS, no_atomic, 1),
+                   "a forbidden instruction may be in a kernel that never runs: not a failure");
+}

@@ -2,5 +2,5 @@
 # by the 32 lanes at once: the columns are what keeps the lanes apart, and without them the
 # lanes' increments to one counter overwrite each other.
 # expect: wrong histogram
-s|^    unsigned int \*column = counters + (warp % counter_copies) \* counters_per_copy + lane;$|    unsigned int *column = counters + (warp % counter_copies) * counters_per_copy;|
+s|^    unsigned int \*column = counters + (warp % copies) \* counters_per_copy + lane;$|    unsigned int *column = counters + (warp % copies) * counters_per_copy;|
 s|^        atomicAdd(&column\[((four_pixels >> (8 \* byte)) & 0xFF) \* lanes\], 1u);$|        column[((four_pixels >> (8 * byte)) \& 0xFF) * lanes] += 1;|
