@@ -342,14 +342,7 @@ typedef int process_lock_call(int pid, struct process_lock_arguments *arguments)
 
 static process_lock_call *looked_up_lock_function(const char *name)
 {
-    void *function = NULL;
-    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    if (cudaGetDriverEntryPointByVersion(name, &function, 12080, cudaEnableDefault, &found) !=
-            cudaSuccess ||
-        found != cudaDriverEntryPointSuccess)
-        function = NULL;
-    (void)cudaGetLastError();
-    return (process_lock_call *)function;
+    return (process_lock_call *)cuda_driver_function(name, 12080);
 }
 
 /* Looked up once a test process: a timed run's steps only call them. */
