@@ -292,11 +292,13 @@ def technique_without_gpu(work):
         summary = os.path.join(work, f"technique-static-{want}.json")
         if os.path.exists(summary):
             os.remove(summary)
-        status, output = run(["./grade", "lab5", *role, "--no-timing", "--seed", "12345", "--filter", "technique/*",
+        # The technique test of part B: part C's (merge_by_reduction) needs a GPU before it starts.
+        test_name = "technique/private_bins_in_shared_memory"
+        status, output = run(["./grade", "lab5", *role, "--no-timing", "--seed", "12345", "--filter", test_name,
                               "--json", summary], env=env)
         try:
             with open(summary) as file:
-                test = next(t for t in json.load(file).get("tests", []) if t["name"].startswith("technique/"))
+                test = next(t for t in json.load(file).get("tests", []) if t["name"] == test_name)
         except (OSError, ValueError, StopIteration):
             test = {}
         said = test.get("output", "")
