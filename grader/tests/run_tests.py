@@ -982,6 +982,7 @@ def part_dist():
     with open(os.path.join(planted, "lab5.cu"), "w") as out:
         out.write("// an untracked file: make dist must not ship it\n")
     status, output = run(["make", "-s", "dist"], log=os.path.join(WORK, "dist.log"))
+    dist_output = output
     shutil.rmtree(planted)
     tarball = os.path.join(ROOT, "build/dist/cuda-histogram-labs.tar.gz")
     if status != 0 or not os.path.exists(tarball):
@@ -1071,6 +1072,13 @@ def part_dist():
     tally.check("the tarball ships each variant's recorded GPU report", "fail" if unrecorded else "pass",
                 f"not recorded: {', '.join(unrecorded[:3])}{' ...' if len(unrecorded) > 3 else ''} (on a GPU: "
                 "python3 bench/record_results.py --only variant-reports)" if unrecorded else "")
+    # make kit names each of them, so that whoever makes the tarball learns it before a student does.
+    warned = sorted(set(re.findall(r"no recorded GPU report \(docs/results/variants/(\S+)\.log is not in the commit\)",
+                                   dist_output)))
+    tally.check("make dist warns of each shipped variant with no recorded GPU report",
+                "pass" if warned == sorted(unrecorded) else "fail",
+                f"warned of {', '.join(warned) or 'none'}; not recorded: {', '.join(unrecorded) or 'none'}; "
+                "log: build/test/dist.log")
     unmarked = sorted((lab, os.path.basename(script)[:-4]) for lab in labs()
                       for script in glob.glob(os.path.join(ROOT, "grader/variants", lab, "*.sed"))
                       if header(script, TARBALL_MARKER) is None)
