@@ -91,7 +91,7 @@ GRADED_TEST(technique, private_bins_in_shared_memory, .timeout = CORRECTNESS_TIM
 
 /* Part C merges the private bins by tree reductions: its kernels keep the shared-memory bins of
  * part B and leave the global atomics out, every sum written by the one thread that owns it. */
-GRADED_TEST(technique, merge_by_reduction, .init = require_gpu, .timeout = CORRECTNESS_TIMEOUT_S)
+GRADED_TEST(technique, merge_by_reduction, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
         {"ATOMS\\.", true,
