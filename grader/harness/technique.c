@@ -277,6 +277,75 @@ static bool rule_does_work(const struct sass_rule *rule, const char *sass, char 
     return false;
 }
 
+/* What one run of the lab's functions shows: the object's machine code, the kernels launched
+ * (their names, their machine code, a list to print) and the hashes of the results. */
+struct observed_run {
+    char *sass, *ran;
+    char *names[MAX_LAUNCHED_KERNELS];
+    int launched;
+    bool named;
+    char list[1024];
+    const char *object;
+    uint64_t baseline[64];
+    int baseline_count;
+};
+
+static void forget_run(struct observed_run *run)
+{
+    free(run->sass);
+    free(run->ran);
+    for (int n = 0; n < run->launched; n++)
+        free(run->names[n]);
+}
+
+/* Runs the lab's functions once on the text of seed and fills run; skips the test where the
+ * object's machine code cannot be read (the machine's fault) and fails it where no kernel of the
+ * object was launched. */
+static void observe_run(technique_runner *run_every_function, uint64_t seed,
+                        struct observed_run *run)
+{
+    char reason[512];
+    run->sass = student_sass(reason, sizeof reason);
+    if (!run->sass) {
+        /* Not the code's fault, and never a free pass: the results model calls the grading
+         * machine broken, and the test keeps its points in the maximum. */
+        record_current_test(TEST_MACHINE_PROBLEM, reason);
+        cr_skip_test("technique check not run: %s", reason);
+    }
+    run->named = true;
+    run->launched = launched_kernels(run_every_function, seed, run->names, MAX_LAUNCHED_KERNELS,
+                                     &run->named);
+    const uint64_t *hashes = NULL;
+    run->baseline_count = crossing_result_hashes(&hashes);
+    if (run->baseline_count > 64)
+        run->baseline_count = 64;
+    memcpy(run->baseline, hashes, (size_t)run->baseline_count * sizeof *run->baseline);
+    run->object = getenv("GRADE_OBJECT");
+    /* Where the driver cannot name a kernel, the check falls back to the whole object's machine
+     * code: an honest kernel must not fail for the driver's age. */
+    run->ran = run->named
+                   ? sass_of_kernels(run->sass, (const char *const *)run->names, run->launched)
+                   : strdup(run->sass);
+    cr_assert(run->ran, "out of host memory for the SASS");
+    run->list[0] = '\0';
+    for (int n = 0; n < run->launched; n++) {
+        char identifier[256];
+        kernel_identifier(run->names[n], identifier, sizeof identifier);
+        snprintf(run->list + strlen(run->list), sizeof run->list - strlen(run->list), "%s%s",
+                 n ? ", " : "", identifier);
+    }
+    if (!*run->ran) {
+        char list[sizeof run->list];
+        snprintf(list, sizeof list, "%s", run->list);
+        int launched = run->launched;
+        const char *object = run->object;
+        forget_run(run);
+        cr_assert_fail("right answer or not, technique missing: your functions launched no kernel "
+                       "of %s%s%s: the lab's technique must be in a kernel they launch",
+                       object, launched ? " (they launched: " : "", launched ? list : "");
+    }
+}
+
 /* The machine code of the kernels that run_every_function launched (malloc'ed, never empty),
  * their names in list, and the object's path; skips or fails the test as check_technique says. */
 static char *launched_sass(technique_runner *run_every_function, char *list, size_t list_size,
@@ -288,39 +357,13 @@ static char *launched_sass(technique_runner *run_every_function, char *list, siz
         cr_skip_test("technique check not run: it runs your functions to see which kernels they "
                      "launch, and %s", reason);
     }
-    char *sass = student_sass(reason, sizeof reason);
-    if (!sass) {
-        /* Not the code's fault, and never a free pass: the results model calls the grading
-         * machine broken, and the test keeps its points in the maximum. */
-        record_current_test(TEST_MACHINE_PROBLEM, reason);
-        cr_skip_test("technique check not run: %s", reason);
-    }
-    char *names[MAX_LAUNCHED_KERNELS];
-    bool named = true;
-    int launched = launched_kernels(run_every_function, grading_options().seed, names,
-                                    MAX_LAUNCHED_KERNELS, &named);
-    const char *object = getenv("GRADE_OBJECT");
-    /* Where the driver cannot name a kernel, the check falls back to the whole object's machine
-     * code: an honest kernel must not fail for the driver's age. */
-    char *ran = named ? sass_of_kernels(sass, (const char *const *)names, launched) : strdup(sass);
-    free(sass);
-    cr_assert(ran, "out of host memory for the SASS");
-    list[0] = '\0';
-    for (int n = 0; n < launched; n++) {
-        char identifier[256];
-        kernel_identifier(names[n], identifier, sizeof identifier);
-        snprintf(list + strlen(list), list_size - strlen(list), "%s%s", n ? ", " : "",
-                 identifier);
-    }
-    for (int n = 0; n < launched; n++)
-        free(names[n]);
-    if (!*ran) {
-        free(ran);
-        cr_assert_fail("right answer or not, technique missing: your functions launched no kernel "
-                       "of %s%s%s: the lab's technique must be in a kernel they launch",
-                       object, launched ? " (they launched: " : "", launched ? list : "");
-    }
-    *object_out = object;
+    struct observed_run run;
+    observe_run(run_every_function, grading_options().seed, &run);
+    snprintf(list, list_size, "%s", run.list);
+    *object_out = run.object;
+    char *ran = run.ran;
+    run.ran = NULL;
+    forget_run(&run);
     return ran;
 }
 
@@ -368,61 +411,28 @@ void check_technique(const struct sass_rule *rules, int count,
     char reason[512];
     if (!gpu_available(reason, sizeof reason))
         check_technique_without_gpu(rules, count, reason);
-    char *sass = student_sass(reason, sizeof reason);
-    if (!sass) {
-        /* Not the code's fault, and never a free pass: the results model calls the grading
-         * machine broken, and the test keeps its points in the maximum. */
-        record_current_test(TEST_MACHINE_PROBLEM, reason);
-        cr_skip_test("technique check not run: %s", reason);
-    }
-    char *names[MAX_LAUNCHED_KERNELS];
-    bool named = true;
     const uint64_t seed = grading_options().seed;
-    int launched =
-        launched_kernels(run_every_function, seed, names, MAX_LAUNCHED_KERNELS, &named);
-    const uint64_t *hashes = NULL;
-    int baseline_count = crossing_result_hashes(&hashes);
-    uint64_t baseline[64];
-    if (baseline_count > 64)
-        baseline_count = 64;
-    memcpy(baseline, hashes, (size_t)baseline_count * sizeof *baseline);
-    const char *object = getenv("GRADE_OBJECT");
-    /* Where the driver cannot name a kernel, the check falls back to the whole object's machine
-     * code: an honest kernel must not fail for the driver's age. */
-    char *ran = named ? sass_of_kernels(sass, (const char *const *)names, launched) : strdup(sass);
-    cr_assert(ran, "out of host memory for the SASS");
-    char list[1024] = "";
-    for (int n = 0; n < launched; n++) {
-        char identifier[256];
-        kernel_identifier(names[n], identifier, sizeof identifier);
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", n ? ", " : "",
-                 identifier);
-    }
-    if (!*ran) {
-        for (int n = 0; n < launched; n++)
-            free(names[n]);
-        free(sass);
-        free(ran);
-        cr_assert_fail("right answer or not, technique missing: your functions launched no kernel "
-                       "of %s%s%s: the lab's technique must be in a kernel they launch",
-                       object, launched ? " (they launched: " : "", launched ? list : "");
-    }
+    struct observed_run run;
+    observe_run(run_every_function, seed, &run);
     for (int r = 0; r < count; r++) {
-        bool found = sass_matches(ran, rules[r].pattern);
+        bool found = sass_matches(run.ran, rules[r].pattern);
         /* The instruction must be in a kernel that does part of the work: one whose results
          * change when it is not launched. */
         char tried[512] = "";
-        if (found && rules[r].required && named &&
-            !rule_does_work(&rules[r], sass, names, launched, run_every_function, seed, baseline,
-                            baseline_count, tried, sizeof tried)) {
-            free(ran);
+        if (found && rules[r].required && run.named &&
+            !rule_does_work(&rules[r], run.sass, run.names, run.launched, run_every_function,
+                            seed, run.baseline, run.baseline_count, tried, sizeof tried)) {
+            forget_run(&run);
             cr_assert_fail("right answer or not, technique missing: %s\n  (the kernels with "
                            "/%s/ that your functions launched, %s, do none of the work: the "
                            "results are the same when they are not launched)",
                            rules[r].meaning, rules[r].pattern, tried);
         }
         if (found != rules[r].required) {
-            free(ran);
+            char list[sizeof run.list];
+            snprintf(list, sizeof list, "%s", run.list);
+            const char *object = run.object;
+            forget_run(&run);
             cr_assert_fail("right answer or not, technique missing: %s\n  (the machine code of "
                            "the kernels your functions launched, %s, %s /%s/; a kernel they do not "
                            "launch counts for nothing; see it with: cuobjdump -sass %s)",
@@ -430,10 +440,7 @@ void check_technique(const struct sass_rule *rules, int count,
                            rules[r].pattern, object);
         }
     }
-    free(ran);
-    free(sass);
-    for (int n = 0; n < launched; n++)
-        free(names[n]);
+    forget_run(&run);
 }
 
 /* ---------------------------------------------------------------------------------------- */
