@@ -28,7 +28,6 @@
 /* The fastest rate a histogram may show, as a share of the copy's bandwidth: lab 8's reference
  * reaches about 95% (docs/bench/); above this, the input was not read. */
 #define MAX_PERCENT_OF_COPY 115
-#define MAX_INPUTS 16
 
 enum phase { TRUSTED_BEFORE, STUDENT_PHASE, TRUSTED_AFTER, PHASES };
 
@@ -142,13 +141,12 @@ struct run {
 /* The run's inputs, made from seed (or, in a round of trusted contenders, the round's), and
  * their expected results; its results poisoned. */
 static void prepare_run(struct phase_memory *memory, const struct timed_contender *contender,
-                        int member, bool is_copy, uint64_t seed, bool make_inputs, struct run *run)
+                        bool is_copy, uint64_t seed, bool make_inputs, struct run *run)
 {
     const struct speed_workload *workload = memory->workload;
     const unsigned int counters = workload->result_counters;
     memset(run, 0, sizeof *run);
     run->calls = calls_of(workload, contender);
-    (void)member;
     run->d_results = memory->d_results;
     size_t bytes = result_bytes(workload, run->calls);
     run->expected = grading_malloc(bytes);
@@ -266,18 +264,18 @@ static const char *const step_names[STEPS] = {"hold", "prepare", "clean", "queue
                                               "verify"};
 
 static double timed_run(struct phase_memory *memory, const struct timed_contender *contender,
-                        int member, bool is_copy, uint64_t seed, bool make_inputs, bool *right,
+                        bool is_copy, uint64_t seed, bool make_inputs, bool *right,
                         unsigned long long *shown)
 {
     const struct speed_workload *workload = memory->workload;
     double mark = now_ms();
     if (memory->each_run)
         allocate_phase_memory(memory);
-    else if (!getenv("GRADE_SPEED_NO_HOLD")) /* measurement only: what holding costs */
+    else
         hold_worker_of(contender, is_copy);
     step_ms[STEP_HOLD] += now_ms() - mark, mark = now_ms();
     struct run run;
-    prepare_run(memory, contender, member, is_copy, seed, make_inputs || memory->each_run, &run);
+    prepare_run(memory, contender, is_copy, seed, make_inputs || memory->each_run, &run);
     step_ms[STEP_PREPARE] += now_ms() - mark, mark = now_ms();
     CUDA_CHECK(cudaDeviceSynchronize());
     leave_l2_clean(memory->cleaner);
@@ -332,7 +330,7 @@ static void run_phase(struct phase_memory *memory, const struct timed_contender 
             int m = (step + (run < 0 ? 0 : run)) % memory->member_count;
             bool right = true;
             bool make_inputs = step == 0 || members[m]->student;
-            double ms = timed_run(memory, members[m], m, is_copy[m], seed, make_inputs, &right,
+            double ms = timed_run(memory, members[m], is_copy[m], seed, make_inputs, &right,
                                   shown[m]);
             if (!right)
                 wrong[m]++;
@@ -370,7 +368,7 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
                      int count, struct speed_results *results)
 {
     struct grading_options options = grading_options();
-    cr_assert(count < MAX_TIMED_CONTENDERS && workload->input_count <= MAX_INPUTS,
+    cr_assert(count < MAX_TIMED_CONTENDERS && workload->input_count <= MAX_TIMED_INPUTS,
               "grader defect: too many contenders or inputs to time");
     const int timed_runs = options.timed_runs < TIMING_MIN_RUNS ? TIMING_MIN_RUNS : options.timed_runs;
     const int before_runs = timed_runs / 2;
@@ -414,7 +412,7 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
     double *samples[MAX_TIMED_CONTENDERS + 1];
     for (int c = 0; c < total; c++)
         samples[c] = grading_malloc((size_t)workload->input_count * timed_runs * sizeof *samples[c]);
-    int wrong[MAX_INPUTS][MAX_TIMED_CONTENDERS + 1];
+    int wrong[MAX_TIMED_INPUTS][MAX_TIMED_CONTENDERS + 1];
     memset(wrong, 0, sizeof wrong);
     struct l2_cleaner cleaner = l2_cleaner_create();
     memory.cleaner = &cleaner;

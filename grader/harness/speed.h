@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #define MAX_TIMED_CONTENDERS 24
+#define MAX_TIMED_INPUTS 16
 #define MAX_TIMED_CALLS 64
 
 /* Something timed: a function of the student's or a trusted one, run `calls` times a run. */
@@ -81,10 +82,10 @@ struct speed_workload {
  * copy_ms[input] the copy's (a device-to-device copy of a call's input, read and written).
  * last_results[contender] holds a contender's last call's result counters, to show. */
 struct speed_results {
-    char input_names[16][64];
+    char input_names[MAX_TIMED_INPUTS][64];
     int input_count;
-    double contender_ms[16 * MAX_TIMED_CONTENDERS];
-    double copy_ms[16];
+    double contender_ms[MAX_TIMED_INPUTS * MAX_TIMED_CONTENDERS];
+    double copy_ms[MAX_TIMED_INPUTS];
     unsigned long long last_results[MAX_TIMED_CONTENDERS][4];
 };
 
