@@ -7,12 +7,13 @@ kernels whose instructions the handouts count (docs/results/sass-main-loops.txt)
 each reference's kernels use (docs/results/registers.txt, from ptxas), the GPU's properties
 (docs/results/device.md), make bench-grade (docs/bench/grade-times.md), and the report of every
 variant the student tarball ships (docs/results/variants/LAB-NAME.log), which ./grade shows where
-there is no GPU. Each log starts with a line naming the device, the CUDA version, the date and
+there is no GPU, and the reference graded as a student on seeds 1-5 (docs/results/ratio-sweep.md). Each log starts with a line naming the device, the CUDA version, the date and
 the commit it was made from. `make test` then checks that every figure the docs quote is in one
 of these files (grader/tests/check_figures.py).
 
 usage: record_results.py [--only PART ...] [--labs LAB ...] [--gpu-folder NAME] [--out DIR]
-  PART: gradings bench lessons sass registers device grade-times variant-reports (default: all);
+  PART: gradings bench lessons sass registers device grade-times variant-reports ratio-sweep
+        (default: all);
         registers needs no GPU (ptxas), sass needs cuobjdump but no GPU, the others a GPU
   --labs LAB ...: grade only these labs (default: every lab)
   --gpu-folder NAME: write into results/NAME/ and bench/NAME/, for a second GPU's logs beside
@@ -22,6 +23,7 @@ Exit status: 0 all recorded, 1 a step failed (its log says why), 2 bad usage, 3 
 """
 import argparse
 import datetime
+import json
 import os
 import re
 import subprocess
@@ -30,9 +32,12 @@ import sys
 from grade_times import labs  # noqa: E402 (the labs, listed from labs/ in one place)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PARTS = ["gradings", "bench", "lessons", "sass", "registers", "device", "grade-times", "variant-reports"]
+PARTS = ["gradings", "bench", "lessons", "sass", "registers", "device", "grade-times", "variant-reports",
+         "ratio-sweep"]
 # The parts that run code on the GPU; the others read what the compiler made.
-GPU_PARTS = {"gradings", "bench", "lessons", "device", "grade-times", "variant-reports"}
+GPU_PARTS = {"gradings", "bench", "lessons", "device", "grade-times", "variant-reports", "ratio-sweep"}
+# The seeds of the ratio sweep: the reference graded as a student, speed tests only.
+SWEEP_SEEDS = [1, 2, 3, 4, 5]
 # The architectures whose register counts the handouts compare (the kit's default build's).
 REGISTER_ARCHITECTURES = ["75", "80", "86", "89", "90"]
 # The kernels whose main loop a handout counts, by lab: a part of each kernel's mangled name.
@@ -101,6 +106,40 @@ def gpu_folder(name):
 def destinations(out, folder):
     """Where a log goes: destination("results" or "bench", name) is out/results/[folder/]name."""
     return lambda kind, name: os.path.join(out, kind, folder, name)
+
+
+def record_ratio_sweep(destination, header, chosen_labs):
+    """The reference graded as a student on seeds 1-5, its speed tests alone: the time_ratio of
+    each summary.json (identical code must read 1.00, within grade_times.RATIO_TOLERANCE)."""
+    from grade_times import RATIO_TOLERANCE
+    summary = os.path.join(ROOT, "build", "bench", "ratio-sweep.json")
+    os.makedirs(os.path.dirname(summary), exist_ok=True)
+    lines = ["| lab | " + " | ".join(f"seed {seed}" for seed in SWEEP_SEEDS) + " |",
+             "| --- |" + " ---: |" * len(SWEEP_SEEDS)]
+    off = []
+    for lab in chosen_labs:
+        cells = []
+        for seed in SWEEP_SEEDS:
+            run(["./grade", lab, "--solution", "--seed", str(seed), "--filter", "speed/*", "--summary", summary])
+            try:
+                with open(summary) as file:
+                    ratio = json.load(file).get("time_ratio")
+                os.remove(summary)
+            except (OSError, ValueError):
+                ratio = None
+            within = ratio is not None and abs(ratio - 1.0) <= RATIO_TOLERANCE
+            cells.append("not timed" if ratio is None else f"{ratio:.3f}" + ("" if within else " (off)"))
+            if not within:
+                off.append(f"{lab} seed {seed}")
+            print(f"make results: ratio sweep {lab} seed {seed}: {cells[-1]}", flush=True)
+        lines.append(f"| {lab} | " + " | ".join(cells) + " |")
+    write(destination("results", "ratio-sweep.md"), header,
+          "The reference graded as a student: `./grade LAB --solution --seed N --filter 'speed/*'`, the\n"
+          f"time_ratio of its summary.json. Identical code must read 1.00, within {RATIO_TOLERANCE:.0%}"
+          " (\"(off)\" where not).\n\n" + "\n".join(lines) + "\n")
+    if off:
+        print(f"make results: ratio off 1.00 by more than {RATIO_TOLERANCE:.0%}: {', '.join(off)}", file=sys.stderr)
+    return not off
 
 
 def record_gradings(destination, header, chosen_labs):
@@ -366,7 +405,8 @@ def main():
     steps = {"gradings": lambda destination, header: record_gradings(destination, header, args.labs),
              "bench": record_bench, "lessons": record_lessons, "sass": record_sass,
              "registers": record_registers, "device": record_device,
-             "grade-times": record_grade_times, "variant-reports": record_variant_reports}
+             "grade-times": record_grade_times, "variant-reports": record_variant_reports,
+             "ratio-sweep": lambda destination, header: record_ratio_sweep(destination, header, args.labs)}
     destination = destinations(os.path.abspath(args.out), args.gpu_folder)
     failed = [part for part in PARTS if part in args.only and not steps[part](destination, header)]
     if failed:

@@ -19,9 +19,6 @@
 
 /* Inputs start at multiples of this many bytes of their run's allocation. */
 #define INPUT_ALIGNMENT 256
-/* After the answer, a result that is not right yet is read again for this long, plus twice the
- * run's time so far: a right function's result is there at the first reading. */
-#define RESULT_GRACE_MS 250.0
 /* How long a worker's GPU work may go on after its answer, before the next run: a right
  * function has none left. */
 #define HOLD_TIMEOUT_MS 2000
@@ -46,10 +43,11 @@ static uint64_t mixed_seed(uint64_t value)
     return z ^ (z >> 31);
 }
 
-/* The seed of run `run` on input `input`: the same for every contender. */
-static uint64_t run_seed(uint64_t grading_seed, int input, int run)
+/* The seed of a contender's run `run` on input `input`: its own, never another's. */
+static uint64_t run_seed(uint64_t grading_seed, int contender, int input, int run)
 {
-    return mixed_seed(mixed_seed(grading_seed ^ 0x7153ull) ^ ((uint64_t)input << 32) ^ (uint64_t)run);
+    return mixed_seed(mixed_seed(mixed_seed(grading_seed ^ 0x7153ull) ^ (uint64_t)contender) ^
+                      ((uint64_t)input << 32) ^ (uint64_t)run);
 }
 
 /* A phase's memory on the GPU, shared by its members (the student's functions, or the trusted
@@ -67,7 +65,6 @@ struct phase_memory {
     void *d_inputs;
     char *d_copy;
     unsigned long long *d_expected; /* the grader's own: no worker is handed it */
-    unsigned long long *expected;   /* host: the inputs' histograms, calls x counters */
     /* Every run's results, whoever runs: one allocation for the whole measurement, so that a
      * result's place in memory (which slice of the L2 cache its atomics go to) is the same for
      * every contender. Runs never overlap, and it is poisoned before each. */
@@ -94,7 +91,6 @@ static size_t result_bytes(const struct speed_workload *workload, int calls)
 static void allocate_phase_memory(struct phase_memory *memory)
 {
     const struct speed_workload *workload = memory->workload;
-    memory->expected = grading_malloc(result_bytes(workload, memory->calls));
     if (workload->elements) {
         CUDA_CHECK(cudaMalloc(&memory->d_inputs, (size_t)(memory->calls * memory->stride)));
         CUDA_CHECK(cudaMalloc((void **)&memory->d_copy, (size_t)memory->stride));
@@ -114,8 +110,6 @@ static void free_phase_memory(struct phase_memory *memory)
     memory->d_inputs = NULL;
     memory->d_copy = NULL;
     memory->d_expected = NULL;
-    free(memory->expected);
-    memory->expected = NULL;
 }
 
 /* A copy of each call's input, read and written once: the bandwidth every rate is a share of.
@@ -138,10 +132,9 @@ struct run {
     uint64_t host_sample_elements;
 };
 
-/* The run's inputs, made from seed (or, in a round of trusted contenders, the round's), and
- * their expected results; its results poisoned. */
+/* The run's inputs, made from seed, and their expected results; its results poisoned. */
 static void prepare_run(struct phase_memory *memory, const struct timed_contender *contender,
-                        bool is_copy, uint64_t seed, bool make_inputs, struct run *run)
+                        bool is_copy, uint64_t seed, struct run *run)
 {
     const struct speed_workload *workload = memory->workload;
     const unsigned int counters = workload->result_counters;
@@ -152,13 +145,10 @@ static void prepare_run(struct phase_memory *memory, const struct timed_contende
     run->expected = grading_malloc(bytes);
     run->got = grading_malloc(bytes);
     if (workload->elements) {
-        if (make_inputs) {
-            make_timed_inputs(memory->source, seed, memory->d_inputs, memory->stride,
-                              memory->calls, workload->elements, memory->d_expected);
-            CUDA_CHECK(cudaMemcpy(memory->expected, memory->d_expected,
-                                  result_bytes(workload, memory->calls), cudaMemcpyDeviceToHost));
-        }
-        memcpy(run->expected, memory->expected, bytes);
+        /* The contender's calls' inputs alone: the same work before every contender's clock. */
+        make_timed_inputs(memory->source, seed, memory->d_inputs, memory->stride, run->calls,
+                          workload->elements, memory->d_expected);
+        CUDA_CHECK(cudaMemcpy(run->expected, memory->d_expected, bytes, cudaMemcpyDeviceToHost));
     } else {
         for (int k = 0; k < run->calls; k++)
             workload->expected_without_input(workload, run->expected + (size_t)k * counters);
@@ -255,8 +245,8 @@ static void hold_worker_of(const struct timed_contender *contender, bool is_copy
 }
 
 /* One timed run: the calls sent together to the contender's worker, the clock running from the
- * request until this process has read back every result right. Returns the milliseconds; *right
- * says whether the results came right within the grace. */
+ * request until this process has read back every result. Returns the milliseconds; *right says
+ * whether every result was right at that one reading. */
 /* GRADE_SPEED_TRACE: where a grading's time goes, step by step (the kit's own measurements). */
 enum step { STEP_HOLD, STEP_PREPARE, STEP_CLEAN, STEP_QUEUE, STEP_REQUEST, STEP_VERIFY, STEPS };
 static double step_ms[STEPS];
@@ -264,8 +254,7 @@ static const char *const step_names[STEPS] = {"hold", "prepare", "clean", "queue
                                               "verify"};
 
 static double timed_run(struct phase_memory *memory, const struct timed_contender *contender,
-                        bool is_copy, uint64_t seed, bool make_inputs, bool *right,
-                        unsigned long long *shown)
+                        bool is_copy, uint64_t seed, bool *right, unsigned long long *shown)
 {
     const struct speed_workload *workload = memory->workload;
     double mark = now_ms();
@@ -275,7 +264,7 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         hold_worker_of(contender, is_copy);
     step_ms[STEP_HOLD] += now_ms() - mark, mark = now_ms();
     struct run run;
-    prepare_run(memory, contender, is_copy, seed, make_inputs || memory->each_run, &run);
+    prepare_run(memory, contender, is_copy, seed, &run);
     step_ms[STEP_PREPARE] += now_ms() - mark, mark = now_ms();
     CUDA_CHECK(cudaDeviceSynchronize());
     leave_l2_clean(memory->cleaner);
@@ -300,9 +289,11 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         step_ms[STEP_QUEUE] += now_ms() - mark, mark = now_ms();
         double request_ms = crossing_batch_run(), answered = now_ms();
         step_ms[STEP_REQUEST] += answered - mark;
+        /* One reading, right after the answer: a function's work is done when it returns, so
+         * its result is there then. Reading again until it came right would let an answer sent
+         * before the work ended (the worker's wait switched off from inside it) overlap the
+         * work with the readings, and gain the time of the wait. */
         *right = read_results(memory, contender, &run, is_copy);
-        while (!*right && now_ms() - answered < RESULT_GRACE_MS + 2 * request_ms)
-            *right = read_results(memory, contender, &run, is_copy);
         elapsed = request_ms + (now_ms() - answered);
         step_ms[STEP_VERIFY] += now_ms() - answered;
     }
@@ -316,22 +307,24 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
 }
 
 /* The runs of one phase on one input: a warm-up first, then the timed runs, the members
- * alternating run by run. samples[m][r] gets timed run r's time. A round of trusted contenders
- * shares its inputs; each of the student's runs has new ones (a function of the student's could
- * otherwise hand back another's answer to the same input). */
+ * alternating run by run. samples[m][r] gets timed run r's time. Every run of every contender
+ * makes inputs of its own (its seed names the contender, the input and the run), in memory
+ * that no earlier run's code saw, by the same steps just before its clock starts: no function
+ * can hand back an answer it gave another function, and a run never finds its inputs made by
+ * other steps than another's (identical code must read 1.00). contender[m] is member m's
+ * index among all contenders. */
 static void run_phase(struct phase_memory *memory, const struct timed_contender *const *members,
-                      const bool *is_copy, uint64_t grading_seed, int input, int first_run,
-                      int timed_runs, double **samples, int *wrong, unsigned long long (*shown)[4])
+                      const bool *is_copy, const int *contender, uint64_t grading_seed, int input,
+                      int first_run, int timed_runs, double **samples, int *wrong,
+                      unsigned long long (*shown)[4])
 {
     for (int run = -1; run < timed_runs; run++) {
-        /* Run r's inputs are the same for every contender; the warm-up's too. */
-        uint64_t seed = run_seed(grading_seed, input, run < 0 ? 0 : first_run + run + 1);
         for (int step = 0; step < memory->member_count; step++) {
             int m = (step + (run < 0 ? 0 : run)) % memory->member_count;
+            uint64_t seed = run_seed(grading_seed, contender[m], input,
+                                     run < 0 ? 0 : first_run + run + 1);
             bool right = true;
-            bool make_inputs = step == 0 || members[m]->student;
-            double ms = timed_run(memory, members[m], is_copy[m], seed, make_inputs, &right,
-                                  shown[m]);
+            double ms = timed_run(memory, members[m], is_copy[m], seed, &right, shown[m]);
             if (!right)
                 wrong[m]++;
             if (run >= 0)
@@ -453,8 +446,8 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
             for (int m = 0; m < memory.member_count; m++)
                 member_samples[m] = samples[member_index[m]] + (size_t)i * timed_runs + first_run;
             unsigned long long shown[MAX_TIMED_CONTENDERS + 1][4];
-            run_phase(&memory, members, member_is_copy, options.seed, i, first_run, runs,
-                      member_samples, member_wrong, shown);
+            run_phase(&memory, members, member_is_copy, member_index, options.seed, i, first_run,
+                      runs, member_samples, member_wrong, shown);
             for (int m = 0; m < memory.member_count; m++) {
                 wrong[i][member_index[m]] += member_wrong[m];
                 if (member_index[m] < count)

@@ -9,13 +9,14 @@
  *   only itself. Within a phase the contenders alternate run by run (timing.h). A trusted
  *   contender's time is the median of its runs of both phases, which bracket the student's.
  * - Inputs of its own. Every run of every contender gets new inputs, made on the GPU by the
- *   grader from a seed of the run (common/timed_inputs.h), in memory allocated for that run and
- *   freed after it: no code can see an input before its run starts, or reuse an answer. Run r
- *   of every contender gets the same inputs, so identical code faces identical work.
+ *   grader just before its clock starts, from a seed of that contender's run
+ *   (common/timed_inputs.h): no code can see an input before its run starts, or reuse an answer
+ *   it or another function gave. Every contender's inputs of one kind come from the same
+ *   generator and are made by the same steps, so identical code faces the same work.
  * - The grader's clock and the grader's eyes. A run's time runs from the request to the moment
- *   this process has read back every call's result and found it right; a worker that answers
- *   before its work is done gains nothing, since the result is not there yet. A result still
- *   wrong when read is read again, up to a deadline; then the run counts as wrong.
+ *   this process has read back every call's result, once, right after the answer. A result not
+ *   right then counts the run as wrong: a function's work is done when it returns, so a worker
+ *   that answers before its work is done (its wait switched off from inside) fails.
  * - A fixed shape. How many calls a run makes is the grader's (a contender's `calls`, or the
  *   workload's default), never measured, and so never changed by a busy GPU or its memory.
  *

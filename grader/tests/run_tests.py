@@ -11,6 +11,7 @@ from what a program prints. Everything this writes is under build/test/, which m
 remove and rebuild; no test touches a class's results anywhere else.
 """
 import concurrent.futures
+import functools
 import glob
 import hashlib
 import json
@@ -90,10 +91,32 @@ def mentions(results, summary, text):
     return any(text in output for output in outputs)
 
 
+# GPU memory one grading may take at once: up to 8 tests side by side (./grade --jobs), each with
+# a CUDA context in its own process and one in its worker, and the past-4-GiB test's text. Eight
+# gradings at once on an H100's 80 GB ran out of memory (2026-11-25).
+GPU_GIB_A_GRADING = 15
+
+
+@functools.lru_cache(maxsize=None)
+def gpu_memory_gib():
+    """The first GPU's memory in GiB, or None where nvidia-smi names none."""
+    try:
+        output = subprocess.run(["nvidia-smi", "--query-gpu=memory.total", "--format=csv,noheader,nounits"],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=60)
+        return int(output.stdout.decode().split()[0]) / 1024 if output.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired, ValueError, IndexError):
+        return None
+
+
 def parallel_gradings():
-    """How many untimed gradings make test runs side by side: GRADINGS_AT_ONCE, or one a core up
-    to 8 (each runs its tests side by side too, ./grade --jobs)."""
-    return int(os.environ.get("GRADINGS_AT_ONCE") or min(8, os.cpu_count() or 1))
+    """How many gradings (or builds) make test runs side by side: GRADINGS_AT_ONCE, or one a core
+    up to 8 (each runs its tests side by side too, ./grade --jobs), and on a GPU no more than its
+    memory holds."""
+    if os.environ.get("GRADINGS_AT_ONCE"):
+        return int(os.environ["GRADINGS_AT_ONCE"])
+    at_once = min(8, os.cpu_count() or 1)
+    memory = gpu_memory_gib()
+    return max(1, min(at_once, int(memory // GPU_GIB_A_GRADING))) if memory else at_once
 
 
 def gpu_here():
