@@ -30,6 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "grader"))
 import toolkit  # noqa: E402 (the floor, in one place)
+import labs as lab_manifest  # noqa: E402 (the lab manifest, grader/labs.mk)
 
 CUDA_HOME = os.environ.get("CUDA_HOME", "/usr/local/cuda")
 # cuobjdump and the nvdisasm it runs, as NVIDIA ships them on PyPI, for a toolkit without them
@@ -46,7 +47,7 @@ def run(command, cwd=ROOT, env=None, timeout=1800, unset=()):
 
 
 def labs():
-    return sorted(os.path.basename(p.rstrip("/")) for p in glob.glob(os.path.join(ROOT, "labs", "lab*-*/")))
+    return lab_manifest.labs()
 
 
 def refusals(work):
