@@ -129,8 +129,9 @@ def compile_host_code(include):
         return source, run(["gcc", *flags, *extra, path])
 
     sources = host_sources()
-    # The headers the Makefile makes for them (references.h), as make all would.
-    generated = [f"build/generated/{lab}/references.h" for lab in labs()] + ["build/generated/bench/references.h"]
+    # The headers the Makefile makes for them (references.h, the bench's contenders.h), as make all would.
+    generated = [f"build/generated/{lab}/references.h" for lab in labs()] + \
+        ["build/generated/bench/references.h", "build/generated/bench/contenders.h"]
     status, output = run(["make", "-s", "--no-print-directory", *generated])
     if status != 0:
         return [("the host code compiles against CUDA 12.0's runtime headers", "fail",
