@@ -16,24 +16,20 @@
 # CUDA_ARCH picks the GPU architectures (compute capabilities without the dot): by default
 # the GPU in this machine, or 75 80 86 89 90 when there is none. For example: make CUDA_ARCH=90
 
-# The labs are the folders of labs/; each has its grader in grader/<lab>/, whose lab.conf (its
-# manifest) says what the build needs to know (docs/maintainers.md).
-LABS := $(sort $(notdir $(patsubst %/,%,$(wildcard labs/lab*-*/))))
+# The labs, in order, and what the build needs to know of each (what its grader links, what
+# make bench times of it): the lab manifest, grader/labs.mk, the one list of them
+# (docs/maintainers.md, "Adding a lab").
+include grader/labs.mk
 # The labs whose handout walks through a complete program of their own, labs/<lab>/primer.cu:
 # make <lab> builds it into build/student/<lab>/primer (see PRIMER_RULES).
-PRIMER_LABS := $(patsubst labs/%/primer.cu,%,$(wildcard labs/lab*-*/primer.cu))
+PRIMER_LABS := $(patsubst labs/%/primer.cu,%,$(wildcard $(LABS:%=labs/%/primer.cu)))
 # lab5-privatized -> lab5
 short = $(firstword $(subst -, ,$(1)))
-# A value of a lab's manifest: $(call manifest,lab5-privatized,references)
-manifest = $(shell sed -n 's/^$(2) *= *//p' grader/$(1)/lab.conf)
-# The references each lab's grader links and times against.
-$(foreach lab,$(LABS),$(eval REFERENCES_$(lab) := $(call manifest,$(lab),references)))
-# make bench times every lab's reference.
-BENCH_REFERENCES := lab4-text-histogram lab5-privatized lab6-coarsened lab7-aggregated lab8-challenge \
-                    lab9-image-histogram
+# make bench times the references of the labs whose entry has a bench line.
+BENCH_REFERENCES := $(foreach lab,$(LABS),$(if $($(lab).bench),$(lab)))
 
 # The student distribution (make dist) has no solutions (see REFERENCE_RULE).
-HAVE_SOLUTIONS := $(wildcard solutions/lab1-race/lab1.cu)
+HAVE_SOLUTIONS := $(wildcard solutions/$(firstword $(LABS))/$(call short,$(firstword $(LABS))).cu)
 
 CUDA_HOME ?= /usr/local/cuda
 NVCC ?= $(CUDA_HOME)/bin/nvcc
@@ -147,7 +143,7 @@ kit:
 # The references make kit compiles: those the graders of KIT_LABS link (default: every lab's).
 KIT_REFERENCE_LABS := $(if $(filter-out undefined,$(origin KIT_LABS)),$(KIT_LABS),$(LABS))
 kit-references: $(patsubst %,build/reference/%.o,$(sort $(KIT_REFERENCE_LABS) \
-                  $(foreach lab,$(KIT_REFERENCE_LABS),$(REFERENCES_$(lab)))))
+                  $(foreach lab,$(KIT_REFERENCE_LABS),$($(lab).references))))
 
 # The students' tarball: make kit, for every architecture a class is likely to have whatever
 # GPU (or none) this machine has, packed: build/dist/cuda-histogram-labs.tar.gz.
@@ -230,8 +226,8 @@ build/crossing/$(1)/%.o: grader/crossing/crossings.c grader/$(1)/crossings.h gra
 
 # The references' worker of a lab: the references its grader compares with, and the baselines.
 build/reference/$(1)/worker: build/crossing/worker.o build/crossing/wire.o \
-                             $(REFERENCES_$(1):%=build/crossing/%/reference-thunks.o) \
-                             $(REFERENCES_$(1):%=build/reference/%.o) build/crossing/baselines/baseline-thunks.o \
+                             $($(1).references:%=build/crossing/%/reference-thunks.o) \
+                             $($(1).references:%=build/reference/%.o) build/crossing/baselines/baseline-thunks.o \
                              build/crossing/baselines.o $(COMMON_OBJECTS)
 	@mkdir -p $$(@D)
 	$$(NVCC) $$(WORKER_LDFLAGS) $$^ -o $$@
@@ -267,7 +263,7 @@ build/gpu-probe.o: grader/gpu-probe.c build/flags
 build/gpu-probe: build/gpu-probe.o build/common/device.o build/common/cuda_check.o
 	$(NVCC) $^ -o $@
 
-build/bench/%.o: bench/%.c build/flags build/generated/bench/references.h
+build/bench/%.o: bench/%.c build/flags build/generated/bench/references.h build/generated/bench/contenders.h
 	@mkdir -p $(@D)
 	$(CC) -Ibuild/generated/bench $(CPPFLAGS) -Ibench $(CFLAGS) -c $< -o $@
 
@@ -362,7 +358,7 @@ endef
 # What a lab's grader links: its tests, the proxies of the lab's functions and of the references
 # it compares with, the harness. $(1): lab, $(2): the role whose grade_labN.o it uses.
 GRADER_OBJECTS = build/$(2)/$(1)/grade_$(call short,$(1)).o build/crossing/$(1)/student-proxies.o \
-                 $(REFERENCES_$(1):%=build/crossing/%/reference-proxies.o) $(HARNESS_OBJECTS) \
+                 $($(1).references:%=build/crossing/%/reference-proxies.o) $(HARNESS_OBJECTS) \
                  $(GRADER_COMMON_OBJECTS)
 
 $(foreach lab,$(LABS),$(eval $(call LAB_RULES,$(lab),student,labs/$(lab)/$(call short,$(lab)).cu)))
@@ -439,16 +435,20 @@ build/generated/reference/%.h: labs/%/*.h
 	  grep -o -E '\blab[0-9]+_[A-Za-z0-9_]+ *\(' $< | tr -d ' (' | sort -u | \
 	    sed 's/.*/__typeof__(&) reference_&;/'; } > $@
 
-# references.h for a grader (or the bench): the declarations of the references it links.
-# The Makefile is a prerequisite: the list of references lives in it and in the manifests.
+# references.h for a grader (or the bench): the declarations of the references it links, as the
+# lab manifest lists them.
 define REFERENCES_HEADER
-build/generated/$(1)/references.h: $(2:%=build/generated/reference/%.h) Makefile $(wildcard grader/$(1)/lab.conf)
+build/generated/$(1)/references.h: $(2:%=build/generated/reference/%.h) Makefile grader/labs.mk
 	@mkdir -p $$(@D)
 	{ echo '/* Made by the Makefile: the references this program links. */'; \
 	  $(foreach reference,$(2),echo '#include "../reference/$(reference).h"';) } > $$@
 endef
-$(foreach lab,$(LABS),$(eval $(call REFERENCES_HEADER,$(lab),$(REFERENCES_$(lab)))))
+$(foreach lab,$(LABS),$(eval $(call REFERENCES_HEADER,$(lab),$($(lab).references))))
 $(eval $(call REFERENCES_HEADER,bench,$(BENCH_REFERENCES)))
+# What make bench times of each lab (bench/bench.c's tables), from the manifest's bench lines.
+build/generated/bench/contenders.h: grader/labs.mk grader/labs.py
+	@mkdir -p $(@D)
+	python3 grader/labs.py --bench-header > $@.new && mv $@.new $@
 
 # The list of a lab's tests, as records (grader/results/records.h), for a grading whose code
 # does not build or is missing: its tests are then listed as not run, and the maximum stays the

@@ -29,7 +29,7 @@ import re
 import subprocess
 import sys
 
-from grade_times import labs  # noqa: E402 (the labs, listed from labs/ in one place)
+from grade_times import labs, lab_manifest  # noqa: E402 (the labs, from the lab manifest)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PARTS = ["gradings", "bench", "lessons", "sass", "registers", "device", "grade-times", "variant-reports",
@@ -40,17 +40,20 @@ GPU_PARTS = {"gradings", "bench", "lessons", "device", "grade-times", "variant-r
 SWEEP_SEEDS = [1, 2, 3, 4, 5]
 # The architectures whose register counts the handouts compare (the kit's default build's).
 REGISTER_ARCHITECTURES = ["75", "80", "86", "89", "90"]
-# The kernels whose main loop a handout counts, by lab: a part of each kernel's mangled name.
-MAIN_LOOP_KERNELS = {"lab6-coarsened": ["histogram_contiguous_kernel", "histogram_interleaved_kernel",
-                                        "histogram_sections_kernel"],
-                     "lab8-challenge": ["histogram_kernel"],
-                     "lab9-image-histogram": ["histogram256_lane_columns"]}
+
 # A variant's script says it ships in the student tarball with this line (grader/kit.py).
 TARBALL_MARKER = re.compile(r"^\s*#\s*in the student tarball:", re.M)
 SEED = "12345"
 # The instructions that show how a kernel's atomics reach memory: the atomics themselves and
 # what the compiler emits to merge a warp's atomics into one (vote, population count, match).
 ATOMIC_SASS = re.compile(r"\b(ATOM\w*|RED\w*|U?POPC|VOTEU?|MATCH|U?FLO)\b")
+
+
+def main_loop_kernels():
+    """{lab: kernels} whose main loop a handout counts (a part of each kernel's mangled name): the
+    main_loops lines of the lab manifest."""
+    return {lab: lab_manifest.value(lab, "main_loops").split() for lab in labs()
+            if lab_manifest.value(lab, "main_loops")}
 
 
 def run(command, **kwargs):
@@ -215,7 +218,7 @@ def record_sass(destination, header):
           "atomics (VOTE, POPC, MATCH, FLO and their uniform forms VOTEU, UPOPC, UFLO); the lessons'\n"
           "counter and letter kernels and lab 9's lane-column kernel whole.\n\n" + "\n".join(lines) + "\n")
     loops = []
-    for lab, wanted in MAIN_LOOP_KERNELS.items():
+    for lab, wanted in main_loop_kernels().items():
         obj = f"build/solution/{lab}/{lab.split('-')[0]}.o"
         loops.append(f"== {obj}")
         loops += main_loops_text(kernels_of(sass_of(obj)), wanted)

@@ -32,6 +32,8 @@ import sys
 import tarfile
 import tempfile
 
+import labs as lab_manifest  # the lab manifest, grader/labs.mk (beside this file)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARBALL_MARKER = re.compile(rb"^[ \t]*#[ \t]*in the student tarball:(.*)$", re.M)
 
@@ -146,12 +148,16 @@ def make_kit(dest, labs_asked, cuda_arch):
     shipped = tree_files(commit)
     solutions = tree_files(commit + ":solutions")
     variants = tree_files(commit + ":grader/variants")
-    labs = sorted({path.split("/")[1] for path in shipped if re.fullmatch(r"labs/lab[0-9]+-[^/]+/.+", path)})
+    # The labs: the committed lab manifest's (grader/labs.mk), in its order.
+    try:
+        labs = lab_manifest.parse(shipped[lab_manifest.MANIFEST][1].decode("utf-8"))[0]
+    except (KeyError, UnicodeDecodeError, lab_manifest.ManifestError) as error:
+        raise Refused(2, f"the committed lab manifest cannot be read: {error}")
     if labs_asked:
         unknown = [lab for lab in labs_asked if lab not in labs]
         if unknown:
             raise Refused(2, f"no lab {' '.join(unknown)} in the committed tree (its labs: {' '.join(labs)})")
-        labs = sorted(set(labs_asked))
+        labs = [lab for lab in labs if lab in labs_asked]
     refuse_solutions(shipped, solutions)
     chosen = shipped_variants(variants, labs)
     parent = os.path.dirname(dest)

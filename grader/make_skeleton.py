@@ -20,10 +20,11 @@ usage: make_skeleton.py [--check] [LAB ...]
 Exit status: 0 done (or all up to date), 1 a skeleton differs (--check), 2 bad usage or markers.
 """
 import argparse
-import glob
 import os
 import re
 import sys
+
+import labs  # the lab manifest, grader/labs.mk (beside this file)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN = re.compile(r"^\s*// BEGIN SOLUTION\s*$")
@@ -69,8 +70,10 @@ def skeleton_of(text, name):
 
 
 def labs_with_solutions(root):
-    return sorted(os.path.basename(os.path.dirname(path))
-                  for path in glob.glob(os.path.join(root, "solutions", "lab*-*", "lab*.cu")))
+    """The labs of the manifest (grader/labs.mk) whose solution is here, in its order."""
+    if not os.path.isdir(os.path.join(root, "solutions")):
+        return []
+    return [lab for lab in labs.labs(root) if os.path.isfile(paths(root, lab)[0])]
 
 
 def paths(root, lab):

@@ -18,7 +18,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from grade_times import labs  # noqa: E402 (the labs, listed from labs/ in one place)
+from grade_times import labs  # noqa: E402 (the labs, from the lab manifest)
 WITHIN = 5.0  # percent: what the kit calls repeatable
 HEADER = ("| lab | inputs compared | ratio: largest difference | ratio: median difference "
           "| your time: largest difference | within 5% |\n| --- | ---: | ---: | ---: | ---: | --- |")

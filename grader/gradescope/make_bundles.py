@@ -8,6 +8,8 @@ import sys
 import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "grader"))
+import labs as lab_manifest  # noqa: E402 (the lab manifest, grader/labs.mk)
 HERE = os.path.join(ROOT, "grader", "gradescope")
 TARBALL = os.path.join(ROOT, "build", "dist", "cuda-histogram-labs.tar.gz")
 OUT = os.path.join(ROOT, "build", "gradescope")
@@ -24,8 +26,7 @@ def main():
     if not os.path.isfile(TARBALL):
         print(f"make gradescope: no {os.path.relpath(TARBALL, ROOT)}: run make dist first", file=sys.stderr)
         return 2
-    labs = sorted(n for n in os.listdir(os.path.join(ROOT, "labs"))
-                  if os.path.isdir(os.path.join(ROOT, "labs", n)))
+    labs = lab_manifest.labs()
     os.makedirs(OUT, exist_ok=True)
     with open(TARBALL, "rb") as file:
         kit = file.read()

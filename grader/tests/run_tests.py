@@ -25,7 +25,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "grader"))
 import grade_times  # noqa: E402 (make bench-grade's table, tested here; its GPU probe, used here)
+import labs as lab_manifest  # noqa: E402 (the lab manifest, grader/labs.mk)
 WORK = os.path.join(ROOT, "build", "test")
 PARTS = ("unit cli checks toolkit docs labs limits variants exploits reports dist notebook gradescope class "
          "slurm sanitize").split()
@@ -125,7 +127,15 @@ def gpu_here():
 
 
 def labs():
-    return sorted(os.path.basename(path.rstrip("/")) for path in glob.glob(os.path.join(ROOT, "labs", "lab*-*/")))
+    return lab_manifest.labs()
+
+
+def write_manifest(tree, *lab_names):
+    """A small tree's lab manifest, grader/labs.mk, listing these labs."""
+    os.makedirs(os.path.join(tree, "grader"), exist_ok=True)
+    with open(os.path.join(tree, lab_manifest.MANIFEST), "w") as out:
+        out.write("".join(f"LABS += {lab}\n{lab}.references := {lab}\n{lab}.sanitize := text\n"
+                          for lab in lab_names))
 
 
 def short(lab):
@@ -557,9 +567,37 @@ def part_docs():
     wanted = ["main loop: 0x0030 to 0x0060, 4 instructions", "1 LDG.E.128", "1 PRMT", "1 LDS"]
     tally.check("make results: a kernel's main loop, counted", "pass" if all(w in text for w in wanted) else "fail",
                 "" if all(w in text for w in wanted) else text.replace("\n", " | ")[:200])
+    part_docs_manifest()
     part_docs_skeletons()
     part_docs_hints()
     part_docs_answers()
+
+
+def part_docs_manifest():
+    """The lab manifest (grader/labs.mk) and the labs' folders agree (grader/labs.py --check); the
+    check fails on a lab's folder the manifest does not list, and on a listed lab without its
+    files."""
+    status, output = run([sys.executable, "grader/labs.py", "--check"])
+    tally.check("the lab manifest lists every lab, each with its folders", "pass" if status == 0 else "fail",
+                output.strip().splitlines()[0] if status else f"{len(labs())} labs")
+    tree = os.path.join(WORK, "manifest-tree")
+    files = ("labs/lab1-x/lab1.cu", "labs/lab1-x/lab1.h", "labs/lab1-x/demo.c", "grader/lab1-x/grade_lab1.c",
+             "grader/lab1-x/crossings.h", "solutions/lab1-x/lab1.cu")
+    cases = [
+        ("a lab as it must be", ("lab1-x",), files, 0),
+        ("a listed lab without its grader", ("lab1-x",), files[:3] + files[5:], 1),
+        ("a lab's folder the manifest does not list", (), files, 1),
+        ("a listed lab without any folder", ("lab1-x", "lab2-y"), files, 1),
+    ]
+    for description, listed, present, expected in cases:
+        shutil.rmtree(tree, ignore_errors=True)
+        write_manifest(tree, *listed)
+        for path in present:
+            os.makedirs(os.path.dirname(os.path.join(tree, path)), exist_ok=True)
+            open(os.path.join(tree, path), "w").close()
+        status, output = run([sys.executable, "grader/labs.py", "--check", "--root", tree])
+        tally.check(f"labs --check: {description}: exit {expected}", "pass" if status == expected else "fail",
+                    output.strip().splitlines()[0] if output.strip() else f"exit {status}")
 
 
 def part_docs_answers():
@@ -611,6 +649,7 @@ def part_docs_hints():
         shutil.rmtree(tree, ignore_errors=True)
         for folder in ("labs/lab1-x", "build/listing/lab1-x", "build/hints/lab1-x"):
             os.makedirs(os.path.join(tree, folder))
+        write_manifest(tree, "lab1-x")
         for path, text in (("labs/lab1-x/hints.md", hints_text), ("labs/lab1-x/lab1.cu", skeleton_text),
                            ("build/listing/lab1-x/tests.records", listing),
                            ("build/hints/lab1-x/last-grading.tap", tap)):
@@ -663,6 +702,7 @@ def part_docs_skeletons():
         shutil.rmtree(tree, ignore_errors=True)
         os.makedirs(os.path.join(tree, "solutions/lab1-x"))
         os.makedirs(os.path.join(tree, "labs/lab1-x"))
+        write_manifest(tree, "lab1-x")
         with open(os.path.join(tree, "solutions/lab1-x/lab1.cu"), "w") as out:
             out.write(solution)
         if skeleton is not None:

@@ -1,20 +1,21 @@
 """make test's part limits: every lab's reference graded under each smaller GPU's shared memory a
 block (KIT_SHARED_MEMORY_PER_BLOCK: 48K, what any GPU gives without opting in; 64K, compute
 capability 7.5; 99K, 8.6 and 8.9), on the GPU at hand (common/device.h). The labs whose layout
-depends on it (8 and 9) are timed too. Under each limit lab 9's reference as it was before (four
+depends on it (8 and 9: 'limits := timed' in the lab manifest, grader/labs.mk) are timed too. Under each limit lab 9's reference as it was before (four
 copies of its counters whatever the GPU: limit-fixtures/lab9-four-copies-whatever-the-gpu.sed
 applied to it, graded with --file) must fail, which shows that the limit is enforced, not only
 read. Each check is (description, status, detail) for run_tests.py to count; without a GPU the
 gradings are skipped, and only the refusal of a bad value is checked.
 """
-import glob
 import json
 import os
 import subprocess
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "grader"))
+import labs as lab_manifest  # noqa: E402 (the lab manifest, grader/labs.mk: its limits lines)
 LIMITS = ("48K", "64K", "99K")
-TIMED_LABS = ("lab8-challenge", "lab9-image-histogram")
 FOUR_COPIES = "four-copies-whatever-the-gpu"
 FIXTURE = os.path.join(ROOT, "grader", "tests", "limit-fixtures", f"lab9-{FOUR_COPIES}.sed")
 
@@ -60,7 +61,7 @@ def checks(work, gpu):
         results.append(("every reference passes under 48K, 64K and 99K a block", "skip",
                         "needs a GPU to show (the limits change what the kernels do)"))
         return results
-    labs = sorted(os.path.basename(p.rstrip("/")) for p in glob.glob(os.path.join(ROOT, "labs", "lab*-*/")))
+    labs = lab_manifest.labs()
     reference = os.path.join(ROOT, "solutions", "lab9-image-histogram", "lab9.cu")
     four_copies = os.path.join(work, f"lab9-{FOUR_COPIES}.cu")
     status, planted = run(["sed", "-f", FIXTURE, reference])
@@ -76,7 +77,7 @@ def checks(work, gpu):
     for limit in LIMITS:
         for lab in labs:
             short = lab.split("-")[0]
-            timing = [] if lab in TIMED_LABS else ["--no-timing"]
+            timing = [] if lab_manifest.value(lab, "limits") == "timed" else ["--no-timing"]
             status, summary, _, log = grade(work, f"{lab}-solution", limit, short, "--solution", *timing)
             ok = status == 0 and summary.get("verdict") == "passed"
             results.append((f"{limit}: {lab} solution accepted"[:64], "pass" if ok else "fail",

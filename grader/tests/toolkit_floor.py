@@ -30,6 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "grader"))
 import toolkit  # noqa: E402 (the floor, in one place)
+import labs as lab_manifest  # noqa: E402 (the lab manifest, grader/labs.mk)
 
 CUDA_HOME = os.environ.get("CUDA_HOME", "/usr/local/cuda")
 # cuobjdump and the nvdisasm it runs, as NVIDIA ships them on PyPI, for a toolkit without them
@@ -46,7 +47,7 @@ def run(command, cwd=ROOT, env=None, timeout=1800, unset=()):
 
 
 def labs():
-    return sorted(os.path.basename(p.rstrip("/")) for p in glob.glob(os.path.join(ROOT, "labs", "lab*-*/")))
+    return lab_manifest.labs()
 
 
 def refusals(work):
@@ -128,8 +129,9 @@ def compile_host_code(include):
         return source, run(["gcc", *flags, *extra, path])
 
     sources = host_sources()
-    # The headers the Makefile makes for them (references.h), as make all would.
-    generated = [f"build/generated/{lab}/references.h" for lab in labs()] + ["build/generated/bench/references.h"]
+    # The headers the Makefile makes for them (references.h, the bench's contenders.h), as make all would.
+    generated = [f"build/generated/{lab}/references.h" for lab in labs()] + \
+        ["build/generated/bench/references.h", "build/generated/bench/contenders.h"]
     status, output = run(["make", "-s", "--no-print-directory", *generated])
     if status != 0:
         return [("the host code compiles against CUDA 12.0's runtime headers", "fail",
