@@ -14,7 +14,10 @@ packages=()
 command -v bwrap >/dev/null || packages+=(bubblewrap)
 command -v slurmctld >/dev/null && command -v slurmd >/dev/null || packages+=(slurm-wlm)
 command -v munged >/dev/null || packages+=(munge)
-dpkg -s libcriterion-dev >/dev/null 2>&1 || packages+=(libcriterion-dev)
+# Criterion: Debian's package, or the copy CRITERION_PREFIX names (a GPU machine with no package
+# registry: .device/criterion, with .device/class-env.sh sourced for the rest).
+[ -f "${CRITERION_PREFIX:-/nonexistent}/include/criterion/criterion.h" ] ||
+    dpkg -s libcriterion-dev >/dev/null 2>&1 || packages+=(libcriterion-dev)
 command -v xmllint >/dev/null || packages+=(libxml2-utils)
 command -v prove >/dev/null || packages+=(perl)
 python3 -c 'import tap, jsonschema' 2>/dev/null || python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
