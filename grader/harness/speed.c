@@ -308,11 +308,11 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
 
 /* The runs of one phase on one input: a warm-up first, then the timed runs, the members
  * alternating run by run. samples[m][r] gets timed run r's time. Every run of every contender
- * makes inputs of its own (its seed names the contender, the input and the run), in memory
- * that no earlier run's code saw, by the same steps just before its clock starts: no function
- * can hand back an answer it gave another function, and a run never finds its inputs made by
- * other steps than another's (identical code must read 1.00). contender[m] is member m's
- * index among all contenders. */
+ * makes inputs of its own (its seed names the contender, the input and the run), while every
+ * worker is held (or in memory of its own, where none can be), by the same steps just before
+ * its clock starts: no function can hand back an answer it gave another function, and a run
+ * never finds its inputs made by other steps than another's (identical code must read 1.00).
+ * contender[m] is member m's index among all contenders. */
 static void run_phase(struct phase_memory *memory, const struct timed_contender *const *members,
                       const bool *is_copy, const int *contender, uint64_t grading_seed, int input,
                       int first_run, int timed_runs, double **samples, int *wrong,
