@@ -48,6 +48,12 @@ struct grading_options grading_options(void)
     return options;
 }
 
+void shipped_data_path(const struct grading_options *options, const char *name, char *path,
+                       size_t path_size)
+{
+    snprintf(path, path_size, "%s/%s", options->data_dir, name);
+}
+
 uint64_t timed_call_bytes(uint64_t lab_bytes)
 {
     uint64_t bytes = grading_options().timing_bytes;

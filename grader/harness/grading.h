@@ -7,6 +7,7 @@
 #define GRADER_GRADING_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 
@@ -38,6 +39,9 @@ uint64_t timed_call_bytes(uint64_t lab_bytes);
 
 /* Reads the options; a malformed value fails the test with a message naming the variable. */
 struct grading_options grading_options(void);
+/* The path of a file the kit ships in its data folder (options->data_dir). */
+void shipped_data_path(const struct grading_options *options, const char *name, char *path,
+                       size_t path_size);
 
 /* Suite .init hooks: skip the test, with a one-line reason, when there is no usable GPU (or,
  * for speed tests, when timing was switched off). */

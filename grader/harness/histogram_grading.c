@@ -36,15 +36,14 @@
 static char *load_or_fail(const char *path, uint64_t *length)
 {
     char *data = NULL, error[512];
-    if (load_file(path, &data, length, error, sizeof error) != 0)
-        cr_assert_fail("%s", error);
+    cr_assert(load_file(path, &data, length, error, sizeof error) == 0, "%s", error);
     return data;
 }
 
 static char *shipped_text(const struct grading_options *options, uint64_t *length)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", options->data_dir, SHIPPED_TEXT_NAME);
+    shipped_data_path(options, SHIPPED_TEXT_NAME, path, sizeof path);
     return load_or_fail(path, length);
 }
 

@@ -134,15 +134,14 @@ static uint8_t *load_or_fail(const char *path, uint64_t *count)
 {
     uint8_t *pixels = NULL;
     char error[512];
-    if (load_image_input(path, &pixels, count, error, sizeof error) != 0)
-        cr_assert_fail("%s", error);
+    cr_assert(load_image_input(path, &pixels, count, error, sizeof error) == 0, "%s", error);
     return pixels;
 }
 
 static uint8_t *shipped_photo(const struct grading_options *options, uint64_t *count)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", options->data_dir, PHOTO_FILE_NAME);
+    shipped_data_path(options, PHOTO_FILE_NAME, path, sizeof path);
     return load_or_fail(path, count);
 }
 
