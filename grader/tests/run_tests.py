@@ -331,6 +331,19 @@ def part_cli():
         status, output = run(["./grade-class", *arguments])
         tally.check(f"grade-class {description}"[:64], "pass" if status == 2 and message in output and len(output.strip().splitlines()) == 1 else "fail",
                     f"exit {status}: {output.strip()[:200]}")
+    # A points file that gives the lab nothing is refused before anything is graded (the
+    # results model checks it once the run's kit is laid out), not a class of zeros (issue 26).
+    points = os.path.join(folder, "points.conf")
+    with open(points, "w") as file:
+        file.write("lab1 test racy/* 1\n")
+    status, output = run(["./grade-class", "lab5", "--submissions", folder, "--out", folder + "-points-out",
+                          "--points", points, "--no-timing"], log=os.path.join(WORK, "cli-class-points.log"))
+    last = output.strip().splitlines()[-1] if output.strip() else ""
+    tally.check("grade-class a points file that gives the lab nothing: refused",
+                "skip" if status == 4 else
+                "pass" if status == 2 and "--points" in last and "gives lab5 no points" in last else "fail",
+                f"this machine cannot grade a class: {last[:200]}" if status == 4 else f"exit {status}: {last[:200]}")
+    shutil.rmtree(folder + "-points-out", ignore_errors=True)
     shutil.rmtree(folder, ignore_errors=True)
     print("== make bench and make lessons command lines")
     for program, *arguments, description in [
@@ -1324,6 +1337,15 @@ def class_run(fixture, outside):
     forged = row_of(rows, "build-time-shell")
     tally.check("class: a build-time command forges no verdict", "pass" if forged and forged[6] == "0" and "FORGED" not in
                 open(os.path.join(out, "students", forged[1], "report.txt"), errors="replace").read() else "fail", f"{forged}")
+    # --no-timing takes the speed's points out of every row's maximum, as ./grade --no-timing
+    # does (the class once kept them: issue 26).
+    _, summary, _, log = grade("lab5", "--no-timing", "--seed", "12345", name="lab5-skeleton-no-timing-max")
+    maxima = sorted({row[7] for row in rows[1:] if row[7]})
+    expected = (summary or {}).get("max_score")
+    shown = None if expected is None else f"{expected:.2f}".rstrip("0").rstrip(".")  # as class.csv writes points
+    tally.check("class --no-timing: every row's maximum is ./grade --no-timing's",
+                "pass" if shown is not None and maxima == [shown] else "fail",
+                f"class.csv: {maxima}, ./grade lab5 --no-timing: {expected}; log: {log}")
     check_student_text(out, rows, log)
     check_reports("the class table", [("--csv", os.path.join(out, "class.csv"))])
     check_gradebook(out)
