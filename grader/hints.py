@@ -30,6 +30,7 @@ TODO_HEADING = re.compile(r"^## TODO (\d+)(?:-(\d+))?: (.+?)\s*$")
 HINT_HEADING = re.compile(r"^### (.+?)\s*$")
 TESTS_LINE = re.compile(r"^tests:\s*(.*?)\s*$")
 TAP_LINE = re.compile(r"^(ok|not ok) \d+ - (\S+)( # SKIP.*)?$")
+NOT_RUN_LINE = re.compile(r"^\s*# not run\b")
 SKELETON_TODO = re.compile(r"//\s*TODO (\d+)\b")
 
 
@@ -81,14 +82,22 @@ def lab_named(root, name):
 
 
 def tap_outcomes(path):
-    """{test: "passed" | "failed" | "not run"} of a TAP report that ./grade wrote."""
-    outcomes = {}
+    """{test: "passed" | "failed" | "not run"} of a TAP report that ./grade wrote: a test that
+    could not run is "not ok", its next line "# not run: why" (grader/results/reports.c: no
+    report calls it a pass)."""
+    outcomes, last = {}, None
     with open(path, encoding="utf-8", errors="replace") as report:
         for line in report:
-            match = TAP_LINE.match(line.rstrip("\n"))
+            line = line.rstrip("\n")
+            match = TAP_LINE.match(line)
             if match:
-                outcomes[match.group(2)] = ("not run" if match.group(3) else
-                                            "passed" if match.group(1) == "ok" else "failed")
+                last = match.group(2)
+                outcomes[last] = ("not run" if match.group(3) else
+                                  "passed" if match.group(1) == "ok" else "failed")
+            elif last and outcomes[last] == "failed" and NOT_RUN_LINE.match(line):
+                outcomes[last] = "not run"
+            else:
+                last = None
     return outcomes
 
 
@@ -185,7 +194,9 @@ def show_hint(lab, todo_choice, root):
         print(f"\nThe next one, {todo['hints'][index + 1][0]}: ./grade {short} --hint"
               + (f"={number}" if todo_choice is not None else "") + " again, when you need it.")
     else:
-        print(f"\nThat was the last hint of {todo_name(todo)}.")
+        later = [n for n in sorted(todos) if n > number]
+        print(f"\nThat was the last hint of {todo_name(todo)}."
+              + (f" The hints of the next one: ./grade {short} --hint={later[0]}" if later else ""))
     return 0
 
 

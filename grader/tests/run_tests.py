@@ -689,6 +689,13 @@ def part_docs_hints():
     expected = ["lab1, TODOs 2 to 3 (second), hint 1 of 1: the idea"] * 3 + ["lab1, TODO 1 (first), hint 1 of 2: the idea"]
     tally.check("hints: the next hint of the first TODO not passed, one at a time",
                 "pass" if shown == expected else "fail", "" if shown == expected else f"shown: {shown}")
+    # A test that could not run (no GPU) is "not ok" with "# not run: why" on its next line
+    # (grader/results/reports.c): the hint says it was not run, not that it failed.
+    make_tree(hints, skeleton, passed_a + "# not run: needs a GPU, and this machine has none\n")
+    output = hint("lab1")[1]
+    said = "was not run" in output and "failed" not in output
+    tally.check("hints: a test that could not run is said not run, not failed", "pass" if said else "fail",
+                "" if said else output.strip()[:200])
     make_tree(hints, skeleton, passed_a.replace("not ok 2", "ok 2"))
     output = hint("lab1")[1]
     tally.check("hints: none when every TODO's tests passed", "pass" if "no hint needed" in output else "fail",
