@@ -107,18 +107,25 @@ def shipped_variants(variants, labs):
     return chosen
 
 
-def build(shipped, solutions, variants, labs, cuda_arch, chosen, folder):
-    """Compiles the references of the labs and the chosen variants in a scratch copy of the
-    committed tree (with its solutions and variants), into folder/prebuilt/."""
+# Sources the kit ships compiled only: make lessons' kernels are the labs' answers, written out
+# (lab 2's count, lab 5's privatized kernels), so the kit has their object in prebuilt/ instead.
+COMPILED_ONLY = {"bench/lessons.cu": "build/bench/lessons.o"}
+
+
+def build(shipped, solutions, variants, compiled_only, labs, cuda_arch, chosen, folder):
+    """Compiles the references of the labs, the chosen variants and the compiled-only sources in
+    a scratch copy of the committed tree (with its solutions and variants), into folder/prebuilt/."""
     scratch = tempfile.mkdtemp(prefix="make-kit-")
     try:
         write_tree(scratch, shipped)
+        write_tree(scratch, compiled_only)
         write_tree(os.path.join(scratch, "solutions"), solutions)
         write_tree(os.path.join(scratch, "grader", "variants"), variants)
         objects = [f"build/variant/{name}/{lab}/{lab.split('-')[0]}.o" for lab, name in chosen]
         command = ["make", "-s", "--no-print-directory", "-C", scratch, f"-j{os.cpu_count() or 2}",
                    *([f"CUDA_ARCH={cuda_arch}"] if cuda_arch else []), f"KIT_LABS={' '.join(labs)}",
-                   "VARIANTS_FOR_EVERY_ARCH=1", "kit-references", *objects]
+                   "VARIANTS_FOR_EVERY_ARCH=1", "kit-references", *objects,
+                   *(COMPILED_ONLY[path] for path in compiled_only)]
         if subprocess.run(command, stdin=subprocess.DEVNULL).returncode != 0:
             raise Refused(1, "the references or the shipped variants do not build (the errors above)")
         references = sorted(name for name in os.listdir(os.path.join(scratch, "build", "reference"))
@@ -130,6 +137,10 @@ def build(shipped, solutions, variants, labs, cuda_arch, chosen, folder):
         for (lab, name), built in zip(chosen, objects):
             os.makedirs(os.path.join(folder, "prebuilt", "variant", lab), exist_ok=True)
             shutil.copyfile(os.path.join(scratch, built), os.path.join(folder, "prebuilt", "variant", lab, name + ".o"))
+        for path in compiled_only:  # bench/lessons.cu -> prebuilt/bench/lessons.o
+            target = os.path.join(folder, "prebuilt", os.path.splitext(path)[0] + ".o")
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copyfile(os.path.join(scratch, COMPILED_ONLY[path]), target)
         with open(os.path.join(scratch, "build", "cuda-arch"), encoding="utf-8") as file:
             built_for = file.read().strip()
         return len(references), built_for
@@ -148,6 +159,7 @@ def make_kit(dest, labs_asked, cuda_arch):
     shipped = tree_files(commit)
     solutions = tree_files(commit + ":solutions")
     variants = tree_files(commit + ":grader/variants")
+    compiled_only = {path: (0o644, git("show", f"{commit}:{path}")) for path in COMPILED_ONLY}
     # The labs: the committed lab manifest's (grader/labs.mk), in its order.
     try:
         labs = lab_manifest.parse(shipped[lab_manifest.MANIFEST][1].decode("utf-8"))[0]
@@ -165,7 +177,8 @@ def make_kit(dest, labs_asked, cuda_arch):
     partial = tempfile.mkdtemp(prefix=".make-kit-", dir=parent)
     try:
         write_tree(partial, shipped)
-        references, built_for = build(shipped, solutions, variants, labs, cuda_arch, chosen, partial)
+        references, built_for = build(shipped, solutions, variants, compiled_only, labs, cuda_arch, chosen,
+                                      partial)
         os.chmod(partial, 0o755)
         if os.path.isdir(dest):
             os.rmdir(dest)
