@@ -531,11 +531,11 @@ static bool one_counter(FILE *out, const struct bench_options *options, const st
     } forms[] = {
         /* In words, not lab 2's statement: the table ships with the labs (issue 29). */
         {"count_as_written_kernel", "an atomic add of the constant 1 (lab 2)", launch_count_as_written},
-        {"count_value_from_memory_kernel", "`atomicAdd(count, ones[lane])`",
+        {"count_value_from_memory_kernel", "an atomic add of a 1 read from memory",
          launch_count_value_from_memory},
         {"count_inline_ptx_kernel", "`red.relaxed.gpu.global.add.u64` (inline PTX)",
          launch_count_inline_ptx},
-        {"count_old_value_used_kernel", "`old = atomicAdd(count, 1ULL)`, old used",
+        {"count_old_value_used_kernel", "an atomic add of 1 whose old value is used",
          launch_count_old_value_used},
     };
     enum { FORMS = sizeof forms / sizeof forms[0] };
