@@ -32,14 +32,20 @@ def labs():
     return lab_manifest.labs()
 
 
-def gpu_name():
+def gpu_query(field):
+    """nvidia-smi's value of a --query-gpu field for the first GPU (no header, no units), or
+    None where nvidia-smi names no GPU."""
     try:
-        output = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+        output = subprocess.run(["nvidia-smi", f"--query-gpu={field}", "--format=csv,noheader,nounits"],
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return None
-    names = output.stdout.decode().strip().splitlines()
-    return names[0] if output.returncode == 0 and names else None
+    values = output.stdout.decode().strip().splitlines()
+    return values[0].strip() if output.returncode == 0 and values else None
+
+
+def gpu_name():
+    return gpu_query("name")
 
 
 def time_grading(lab, mode, seed, scratch, logs):

@@ -7,8 +7,9 @@ kernels whose instructions the handouts count (docs/results/sass-main-loops.txt)
 each reference's kernels use (docs/results/registers.txt, from ptxas), the GPU's properties
 (docs/results/device.md), make bench-grade (docs/bench/grade-times.md), and the report of every
 variant the student tarball ships (docs/results/variants/LAB-NAME.log), which ./grade shows where
-there is no GPU, and the reference graded as a student on seeds 1-5 (docs/results/ratio-sweep.md). Each log starts with a line naming the device, the CUDA version, the date and
-the commit it was made from. `make test` then checks that every figure the docs quote is in one
+there is no GPU, and the reference graded as a student on seeds 1-5 (docs/results/ratio-sweep.md).
+Each log starts with a line naming the device, the CUDA version, the date and the commit it was
+made from. `make test` then checks that every figure the docs quote is in one
 of these files (grader/tests/check_figures.py).
 
 usage: record_results.py [--only PART ...] [--labs LAB ...] [--gpu-folder NAME] [--out DIR]
@@ -114,7 +115,7 @@ def destinations(out, folder):
 def record_ratio_sweep(destination, header, chosen_labs):
     """The reference graded as a student on seeds 1-5, its speed tests alone: the time_ratio of
     each summary.json (identical code must read 1.00, within grade_times.RATIO_TOLERANCE)."""
-    from grade_times import RATIO_TOLERANCE
+    from grade_times import RATIO_TOLERANCE, ratio_within
     summary = os.path.join(ROOT, "build", "bench", "ratio-sweep.json")
     os.makedirs(os.path.dirname(summary), exist_ok=True)
     lines = ["| lab | " + " | ".join(f"seed {seed}" for seed in SWEEP_SEEDS) + " |",
@@ -130,7 +131,7 @@ def record_ratio_sweep(destination, header, chosen_labs):
                 os.remove(summary)
             except (OSError, ValueError):
                 ratio = None
-            within = ratio is not None and abs(ratio - 1.0) <= RATIO_TOLERANCE
+            within = ratio_within(ratio)
             cells.append("not timed" if ratio is None else f"{ratio:.3f}" + ("" if within else " (off)"))
             if not within:
                 off.append(f"{lab} seed {seed}")

@@ -102,12 +102,8 @@ GPU_GIB_A_GRADING = 15
 @functools.lru_cache(maxsize=None)
 def gpu_memory_gib():
     """The first GPU's memory in GiB, or None where nvidia-smi names none."""
-    try:
-        output = subprocess.run(["nvidia-smi", "--query-gpu=memory.total", "--format=csv,noheader,nounits"],
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=60)
-        return int(output.stdout.decode().split()[0]) / 1024 if output.returncode == 0 else None
-    except (OSError, subprocess.TimeoutExpired, ValueError, IndexError):
-        return None
+    mib = grade_times.gpu_query("memory.total")
+    return int(mib) / 1024 if mib and mib.isdigit() else None
 
 
 def parallel_gradings():
