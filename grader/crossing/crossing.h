@@ -27,7 +27,9 @@
  * before the first call it drops its capabilities and gives up, for good, the system calls that
  * could write a file, start a process or program, signal, trace or reschedule another process,
  * or reach the network (worker.c lists them). Every worker is stopped between its requests.
- * No process of a grader can be traced or read through /proc. */
+ * A test process cannot be traced or read through /proc; a worker can, by its own user (the
+ * driver's process lock needs that where the grader is not root), so the two workers are never
+ * alive at once: one starts only once the other has ended. */
 #ifndef GRADER_CROSSING_H
 #define GRADER_CROSSING_H
 
@@ -125,7 +127,8 @@ int crossing_result_hashes(const uint64_t **hashes);
  * then, or when this driver cannot lock a process (crossing_can_hold_workers). */
 bool crossing_hold_worker(enum crossing_target target, unsigned int timeout_ms, char *why,
                           size_t why_size);
-/* Whether this CUDA driver can (driver 570 or later, Linux). */
+/* Whether workers can be held here: the driver has the lock (570 or later, Linux) and it
+ * locked the references' worker, tried once a test process (that worker is left held). */
 bool crossing_can_hold_workers(void);
 
 /* Ends a worker: its process killed and waited for, and with it its CUDA context and whatever

@@ -473,14 +473,18 @@ static void refused_system_call(int signal, siginfo_t *info, void *context)
 #endif
 
 /* Gives up, for the rest of the process, what would reach beyond its calls: its capabilities
- * (root's CAP_SYS_PTRACE would read the test process's memory through /proc), being traced or
- * read, and the system calls that write or make files, start processes or programs, signal,
+ * (root's CAP_SYS_PTRACE would read the test process's memory through /proc) and the system calls that write or make files, start processes or programs, signal,
  * trace or reschedule another process, reach the network, or do such things on its behalf. What CUDA needs (its
  * device files are already open, its threads may still be made) stays. Returns NULL, or why
  * the process could not be restricted. */
 static const char *give_up_system_calls(void)
 {
-    prctl(PR_SET_DUMPABLE, 0);
+    /* Traceable by its own user, which a grader not run as root needs: the driver's process
+     * lock (crossing_hold_worker) refuses it a process that is not (CUresult 304), and the
+     * references' worker, a program its user may run but not read, starts untraceable. What
+     * that opens to the code under test, the other worker's memory, the crossing closes: it
+     * never keeps both workers alive at once (crossing.h). */
+    prctl(PR_SET_DUMPABLE, 1);
     for (int capability = 0; capability <= CAP_LAST_CAP; capability++)
         prctl(PR_CAPBSET_DROP, capability, 0, 0, 0); /* refused without CAP_SETPCAP: no matter */
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);

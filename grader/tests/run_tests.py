@@ -755,6 +755,51 @@ def part_labs():
             tally.check(f"{lab} skeleton rejected", "skip", "needs a GPU to show")
         else:
             tally.check(f"{lab} skeleton rejected", "fail", f"exit {status}, verdict {verdict}; log: {log}")
+    check_grading_not_as_root()
+
+
+# A user no grading machine gives a login: ./grade run by it, as a student runs it.
+NOT_ROOT_UID = 65534
+
+
+def check_grading_not_as_root():
+    """A student grades as a user of their own, not root: lab 1's reference, speed included,
+    graded by another user in a copy of the kit (the driver's process lock, which holds the
+    workers between timed runs, refuses a non-root grader a worker it may not trace)."""
+    check = "lab1 solution accepted, graded by a user other than root"
+    if os.geteuid() != 0:
+        tally.check(check, "skip", "make test runs as this user already (only root can become another)")
+        return
+    if not gpu_here():
+        tally.check(check, "skip", "needs a GPU to show")
+        return
+    setpriv = shutil.which("setpriv")
+    if not setpriv:
+        tally.check(check, "skip", "no setpriv (Debian's util-linux) to become another user")
+        return
+    scratch = tempfile.mkdtemp(prefix="make-test-not-root-")
+    try:
+        os.chmod(scratch, 0o755)
+        kit = os.path.join(scratch, "kit")
+        shutil.copytree(ROOT, kit, symlinks=True, ignore=shutil.ignore_patterns("build", ".git", ".device"))
+        env = dict(os.environ, HOME=scratch)
+        criterion = os.environ.get("CRITERION_PREFIX")
+        if criterion:  # where it is may not be open to that user (a copy under /root)
+            env["CRITERION_PREFIX"] = os.path.join(scratch, "criterion")
+            shutil.copytree(criterion, env["CRITERION_PREFIX"], symlinks=True)
+            env["LD_LIBRARY_PATH"] = os.path.join(env["CRITERION_PREFIX"], "lib", "x86_64-linux-gnu")
+        run(["chown", "-R", f"{NOT_ROOT_UID}:{NOT_ROOT_UID}", scratch])
+        summary_path = os.path.join(scratch, "summary.json")
+        log = os.path.join(WORK, "lab1-solution-not-root.log")
+        status, _ = run([setpriv, f"--reuid={NOT_ROOT_UID}", f"--regid={NOT_ROOT_UID}", "--clear-groups",
+                         "./grade", "lab1", "--solution", "--seed", "12345", "--summary", summary_path],
+                        cwd=kit, env=env, timeout=900, log=log)
+        summary = read_json(summary_path) or {}
+        passed = status == 0 and summary.get("verdict") == "passed" and summary.get("time_ratio") is not None
+        tally.check(check, "pass" if passed else "fail",
+                    f"exit {status}, verdict {summary.get('verdict')}, ratio {summary.get('time_ratio')}; log: {log}")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def part_limits():
