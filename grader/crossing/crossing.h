@@ -27,9 +27,9 @@
  * before the first call it drops its capabilities and gives up, for good, the system calls that
  * could write a file, start a process or program, signal, trace or reschedule another process,
  * or reach the network (worker.c lists them). Every worker is stopped between its requests.
- * A test process cannot be traced or read through /proc; a worker can, by its own user (the
- * driver's process lock needs that where the grader is not root), so the two workers are never
- * alive at once: one starts only once the other has ended. */
+ * A test process cannot be traced or read through /proc. A worker can be, by its own user, where
+ * the driver's process lock needs it (a grader not run as root): the student's from its first
+ * request, the references' only while no student's worker is alive (proxy.c, may_be_traceable). */
 #ifndef GRADER_CROSSING_H
 #define GRADER_CROSSING_H
 

@@ -58,6 +58,7 @@ struct host_block {
 struct connection {
     pid_t pid; /* 0: not started */
     bool held; /* locked by the driver (crossing_hold_worker) until its next request */
+    bool traceable; /* told so by its last request (may_be_traceable) */
     int ended_status; /* waitpid's status, once it has ended; -1 before */
     /* The device allocations (buffer ids) handed to it: it maps them until told they are
      * freed, which it must be before they are (cudaFree, wrapped below). */
@@ -199,15 +200,39 @@ static void start_worker(enum crossing_target target, struct connection *worker)
     stop_worker(worker); /* until its first request */
 }
 
-/* A worker starts only once the other has ended: both are traceable by their user (worker.c
- * says why), so the code under test must never run beside the references' worker, whose memory
- * holds the references' machine code. */
+static bool exchange(enum crossing_target target, struct connection *worker,
+                     const struct wire_request *request, const struct crossing_call *calls,
+                     struct wire_reply *reply, double *elapsed_ms);
+
+/* Whether a worker may be traceable by its own user (which the driver's process lock needs where
+ * the grader is not root): the student's always, since its process holds nothing but its own
+ * code and calls; the references' only while no student's worker is alive, whose code must never
+ * read the references' machine code (the references' program may be run, not read). */
+static bool may_be_traceable(enum crossing_target target)
+{
+    return target == CROSSING_STUDENT || crossing.workers[CROSSING_STUDENT].pid == 0;
+}
+
+/* A request of no call that only sets whether the worker is traceable, as may_be_traceable
+ * says now. */
+static void retell_traceable(enum crossing_target target)
+{
+    struct connection *worker = &crossing.workers[target];
+    struct wire_request request = {WIRE_MAGIC, 0, worker->shared_size, 0, {0}, 0, {{0}}, 0};
+    struct wire_reply reply;
+    /* A worker that has ended is traced by nobody; its next call says how it ended. */
+    (void)exchange(target, worker, &request, NULL, &reply, NULL);
+}
+
 static struct connection *connection_to(enum crossing_target target)
 {
     struct connection *worker = &crossing.workers[target];
     if (worker->pid == 0) {
-        crossing_end_worker(target == CROSSING_STUDENT ? CROSSING_REFERENCE : CROSSING_STUDENT);
         start_worker(target, worker);
+        /* Stopped until its first request, the student's code has not run yet. */
+        struct connection *references = &crossing.workers[CROSSING_REFERENCE];
+        if (target == CROSSING_STUDENT && references->pid != 0 && references->traceable)
+            retell_traceable(CROSSING_REFERENCE);
     }
     return worker;
 }
@@ -391,6 +416,8 @@ bool crossing_hold_worker(enum crossing_target target, unsigned int timeout_ms, 
     }
     if (worker->held)
         return true;
+    if (!worker->traceable && may_be_traceable(target))
+        retell_traceable(target);
     /* The driver locks a running process only: it is resumed for the lock, and stopped again. */
     kill(worker->pid, SIGCONT);
     struct process_lock_arguments arguments = {.timeout_ms = timeout_ms};
@@ -437,12 +464,15 @@ static bool exchange(enum crossing_target target, struct connection *worker,
                   "the process running your code answered a call twice: code under test may "
                   "not write on the grader's socket");
     }
+    struct wire_request sent = *request;
+    sent.traceable = may_be_traceable(target);
+    worker->traceable = sent.traceable;
     kill(worker->pid, SIGCONT);
     release_worker(worker);
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
     /* A worker that has ended takes nothing: the reply's reading says how it ended. */
-    (void)(wire_send(worker->socket, request, sizeof *request) &&
+    (void)(wire_send(worker->socket, &sent, sizeof sent) &&
            wire_send(worker->socket, calls, request->call_count * sizeof *calls));
     bool answered = wire_receive(worker->socket, reply, sizeof *reply);
     clock_gettime(CLOCK_MONOTONIC, &end);
@@ -462,7 +492,7 @@ static void run_calls(struct crossing_call *calls, int count, struct wire_reply 
     struct connection *worker = connection_to(target);
     finish_own_device_work();
     struct wire_request request = {WIRE_MAGIC, (uint32_t)count, worker->shared_size, 0, {0}, 0,
-                                   {{0}}};
+                                   {{0}}, 0};
     if (target == CROSSING_STUDENT)
         for (int k = 0; k < crossing.skipped_count; k++)
             snprintf(request.skipped[request.skipped_count++], WIRE_KERNEL_NAME_SIZE, "%s",
@@ -552,7 +582,7 @@ static void forget_in_worker(enum crossing_target target, unsigned long long buf
     if (worker->pid == 0 || found < 0)
         return;
     worker->handed[found] = worker->handed[--worker->handed_count];
-    struct wire_request request = {WIRE_MAGIC, 0, worker->shared_size, 1, {buffer_id}, 0, {{0}}};
+    struct wire_request request = {WIRE_MAGIC, 0, worker->shared_size, 1, {buffer_id}, 0, {{0}}, 0};
     struct wire_reply reply;
     /* A worker that has ended maps nothing; the next call to it says how it ended. */
     (void)exchange(target, worker, &request, NULL, &reply, NULL);

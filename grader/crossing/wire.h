@@ -35,6 +35,10 @@ struct wire_request {
      * the launch as if it had: the technique check's test of whether a kernel does the work. */
     uint32_t skipped_count;
     char skipped[WIRE_MAX_SKIPPED][WIRE_KERNEL_NAME_SIZE];
+    /* 1: the worker makes itself traceable by its own user for this request and after it (the
+     * driver's process lock refuses a grader that is not root any other process); 0: not.
+     * The test process sets it (proxy.c, may_be_traceable). */
+    uint32_t traceable;
 };
 
 enum wire_status {

@@ -395,6 +395,7 @@ static void serve(const struct wire_request *request)
         refuse("cannot map the shared memory: %s", strerror(errno));
         return;
     }
+    prctl(PR_SET_DUMPABLE, request->traceable ? 1 : 0);
     int count = (int)request->call_count;
     for (int c = 0; c < count; c++) {
         worker.calls[c].function[CROSSING_NAME_SIZE - 1] = '\0';
@@ -479,12 +480,8 @@ static void refused_system_call(int signal, siginfo_t *info, void *context)
  * the process could not be restricted. */
 static const char *give_up_system_calls(void)
 {
-    /* Traceable by its own user, which a grader not run as root needs: the driver's process
-     * lock (crossing_hold_worker) refuses it a process that is not (CUresult 304), and the
-     * references' worker, a program its user may run but not read, starts untraceable. What
-     * that opens to the code under test, the other worker's memory, the crossing closes: it
-     * never keeps both workers alive at once (crossing.h). */
-    prctl(PR_SET_DUMPABLE, 1);
+    /* Untraceable until a request says otherwise (wire.h: traceable). */
+    prctl(PR_SET_DUMPABLE, 0);
     for (int capability = 0; capability <= CAP_LAST_CAP; capability++)
         prctl(PR_CAPBSET_DROP, capability, 0, 0, 0); /* refused without CAP_SETPCAP: no matter */
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);

@@ -373,6 +373,9 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
                                 ? (workload->elements * element_bytes + INPUT_ALIGNMENT - 1) /
                                       INPUT_ALIGNMENT * INPUT_ALIGNMENT
                                 : INPUT_ALIGNMENT;
+    /* No student's worker alive beside the references' while they are timed: the references'
+     * may then be traceable, as the driver's process lock needs (crossing.h). */
+    crossing_end_worker(CROSSING_STUDENT);
     /* Index count is the copy: trusted, of the workload's calls. */
     struct phase_memory memory = {.workload = workload, .element_bytes = element_bytes,
                                   .stride = stride, .each_run = !crossing_can_hold_workers()};
