@@ -12,8 +12,12 @@ import re
 import resource
 import shutil
 import subprocess
+import sys
 
 from shared import EXIT_MACHINE, Fail, ROOT, say
+
+sys.path.insert(1, os.path.join(ROOT, "grader"))
+from check_submission import host_memory  # noqa: E402 (the check's own reading of the host's memory)
 
 
 # The user ids of the sandboxes when grade-class runs as root: one a grading running at once, so
@@ -24,9 +28,25 @@ SANDBOX_UID_BASE = 0x7ff00000
 LIMIT_NPROC = 1024            # processes and threads, per sandbox (inside it, see below)
 LIMIT_FSIZE = 256 << 20       # the largest file a grading may write (objects, the grader)
 LIMIT_NOFILE = 4096
-LIMIT_DATA = 32 << 30         # heap and private writable mappings (the 4 GiB text and copies)
+# Heap and private writable mappings, each process of a grading: the host's memory shared by the
+# gradings running at once (check_submission's host_memory: physical, or a cgroup's limit), at
+# most 32 GiB, and never below what the tests need (their texts past 4 GiB are on the GPU; the
+# host holds CUDA's own mappings and texts of up to 16 MiB). A per-process limit: a grading's few
+# processes together may take a few times it.
+LIMIT_DATA_MOST = 32 << 30
+LIMIT_DATA_LEAST = 8 << 30
 # The NVIDIA device nodes every GPU's use needs besides its own /dev/nvidiaN.
 NVIDIA_CONTROL_NODES = ("nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset", "nvidia-caps")
+
+
+def gradings_memory_holds(host_bytes, wanted):
+    """How many of the wanted gradings at once the host's memory holds: at least one."""
+    return max(1, min(wanted, host_bytes // LIMIT_DATA_LEAST))
+
+
+def data_limit(host_bytes, at_once):
+    """RLIMIT_DATA of a grading's processes when at_once gradings run side by side."""
+    return max(LIMIT_DATA_LEAST, min(LIMIT_DATA_MOST, host_bytes // max(1, at_once)))
 
 
 class Sandbox:
@@ -39,8 +59,9 @@ class Sandbox:
     no further user namespace can be made inside (--disable-userns): one would give back the
     capabilities that let its owner read a file whatever its mode (the references' worker)."""
 
-    def __init__(self):
+    def __init__(self, gradings_at_once=1):
         self.as_root = os.geteuid() == 0
+        self.limit_data = data_limit(host_memory(), gradings_at_once)
         tools = {"bwrap": "bubblewrap", "timeout": "coreutils", "prlimit": "util-linux"}
         self.tool = {}
         for tool, package in tools.items():
@@ -96,7 +117,7 @@ class Sandbox:
         limits = []
         for option, which, value in (("--nofile", resource.RLIMIT_NOFILE, LIMIT_NOFILE),
                                      ("--fsize", resource.RLIMIT_FSIZE, LIMIT_FSIZE),
-                                     ("--data", resource.RLIMIT_DATA, LIMIT_DATA),
+                                     ("--data", resource.RLIMIT_DATA, self.limit_data),
                                      ("--core", resource.RLIMIT_CORE, 0)):
             hard = resource.getrlimit(which)[1]
             if hard != resource.RLIM_INFINITY:

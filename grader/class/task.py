@@ -11,7 +11,7 @@ from grading import Grader
 from out_folder import write_task_state
 from prepare import TaskKit
 from roster import roster_of
-from sandbox import SANDBOX_UID_BASE, Sandbox
+from sandbox import LIMIT_DATA_LEAST, SANDBOX_UID_BASE, Sandbox, gradings_memory_holds, host_memory
 from shared import EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_MACHINE, Fail, Interrupted, MachineBroken, TaskRecorded, remove, say
 
 
@@ -34,11 +34,15 @@ def detect_gpus(o):
 
 def grade_task(o, run, task):
     """Grades the roster entries of one task of the run, on this machine."""
-    sandbox = Sandbox()
     gpus = detect_gpus(o)
     tasks = run["options"]["tasks"]
     mine = [e for e in roster_of(run) if e.index % tasks == task]
     concurrency = min(o.jobs, len(mine)) or 1
+    host = host_memory()
+    if gradings_memory_holds(host, concurrency) < concurrency:
+        concurrency = gradings_memory_holds(host, concurrency)
+        say(f"--jobs {o.jobs} lowered to {concurrency}: this machine gives {host >> 30} GiB of memory, and each grading may take {LIMIT_DATA_LEAST >> 30} GiB")
+    sandbox = Sandbox(concurrency)
     scratch = tempfile.mkdtemp(prefix="grade-class-")
     os.chmod(scratch, 0o711)
     grader = None

@@ -165,8 +165,28 @@ def expect_usage_error(description, message, *arguments, cwd=ROOT, code=2):
                     f"expected exit {code} and '{message}', got exit {status}: {first}")
 
 
+def check_class_memory_limits():
+    """A grading's data limit follows the host's memory and the gradings run at once (issue 26:
+    it was 32 GiB a process whatever the host had), and --jobs is lowered to what memory holds."""
+    sys.path.insert(0, os.path.join(ROOT, "grader", "class"))
+    try:
+        import sandbox
+    finally:
+        sys.path.pop(0)
+    gib = 1 << 30
+    cases = [((16 * gib, 1), 16 * gib), ((64 * gib, 4), 16 * gib), ((256 * gib, 2), 32 * gib),
+             ((24 * gib, 8), sandbox.LIMIT_DATA_LEAST)]
+    wrong = [(args, sandbox.data_limit(*args), want) for args, want in cases if sandbox.data_limit(*args) != want]
+    held = [(args, sandbox.gradings_memory_holds(*args), want) for args, want in
+            (((24 * gib, 8), 3), ((4 * gib, 2), 1), ((512 * gib, 8), 8)) if sandbox.gradings_memory_holds(*args) != want]
+    tally.check("grade-class: a grading's memory limit is the host's share", "pass" if not wrong and not held else "fail",
+                f"data limits {[w[1] >> 30 for w in wrong]} GiB, gradings at once {held}" if wrong or held
+                else f"this host: {sandbox.host_memory() >> 30} GiB, one grading may take {sandbox.data_limit(sandbox.host_memory(), 1) >> 30} GiB a process")
+
+
 def part_cli():
     print("== ./grade command line: every bad input refused with one line and exit 2")
+    check_class_memory_limits()
     scratch = tempfile.mkdtemp(dir=WORK)
     empty = os.path.join(scratch, "empty.txt")
     open(empty, "w").close()
