@@ -48,7 +48,8 @@ static void usage(FILE *out)
                  "  --bytes N  size of every input (default 1 GiB; at least 1 MiB)\n"
                  "  --runs N   timed runs per variant, the median is reported (default 10, at "
                  "least 10)\n"
-                 "  --seed N   seed of the generated inputs (default 20261122)\n"
+                 "  --seed N   seed of the generated inputs (default 20261122), under a key drawn\n"
+                 "             anew every run, as the grader's timed inputs are\n"
                  "  --out DIR  where bench.md, bench.csv and bench.svg go (default build/bench)\n");
 }
 
@@ -395,7 +396,8 @@ static int write_report(FILE *out, const struct bench_options *options,
 {
     fprintf(out, "# make bench: %s, %s\n\n", results->device, results->date);
     fprintf(out, "Inputs of %" PRIu64 " MiB already on the GPU, made as the grader makes its timed "
-                 "inputs (common/timed_inputs.h; seed %" PRIu64 "); each figure the "
+                 "inputs (common/timed_inputs.h; seed %" PRIu64 ", under a key drawn for the "
+                 "run); each figure the "
                  "median of %d timed runs after one warm-up, every variant and the copy "
                  "alternating run by run in one process; every run's histogram checked. GB/s "
                  "counts the bytes read (a copy: read and written).\n",

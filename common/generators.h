@@ -2,7 +2,7 @@
  * correctness texts and images (inputs.c, images.c) and the GPU's timed inputs
  * (timed_inputs.cu), which make each segment of an input with the same functions. The same
  * seed always gives the same bytes, so a failure can be reproduced from the seed the grader
- * prints. */
+ * prints (a timed input's seed is keyed by the process that makes it: timed_inputs.h). */
 #ifndef COMMON_GENERATORS_H
 #define COMMON_GENERATORS_H
 

@@ -4,7 +4,11 @@
 #include "generators.h"
 #include "histogram.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
 
 #define MAKER_THREADS 128
 #define MAX_BINS 256
@@ -21,12 +25,48 @@ struct segment_job {
     unsigned int bins;
     uint8_t *inputs;
     unsigned long long *expected;
+    uint64_t key[2]; /* this process's (timed_inputs_key): never in reach of the code timed */
 };
 
 __device__ static uint64_t mixed(uint64_t value)
 {
     return generator_next(&value);
 }
+
+#define ROTATED(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+#define SIP_ROUND(v0, v1, v2, v3)                                                             \
+    do {                                                                                      \
+        v0 += v1, v1 = ROTATED(v1, 13), v1 ^= v0, v0 = ROTATED(v0, 32);                       \
+        v2 += v3, v3 = ROTATED(v3, 16), v3 ^= v2;                                             \
+        v0 += v3, v3 = ROTATED(v3, 21), v3 ^= v0;                                             \
+        v2 += v1, v1 = ROTATED(v1, 17), v1 ^= v2, v2 = ROTATED(v2, 32);                       \
+    } while (0)
+
+/* SipHash-2-4 of the 16 bytes (a, b) under key: a seed that no output of the generators gives
+ * back without the key. splitmix64's finalizer alone (mixed) is a bijection: from the 8 bytes a
+ * random-bytes segment starts with, a kernel could work back to its call's seed and foresee
+ * every other segment, replaced bytes included, and count them without reading them. */
+__device__ static uint64_t keyed(const uint64_t key[2], uint64_t a, uint64_t b)
+{
+    uint64_t v0 = 0x736f6d6570736575ull ^ key[0], v1 = 0x646f72616e646f6dull ^ key[1];
+    uint64_t v2 = 0x6c7967656e657261ull ^ key[0], v3 = 0x7465646279746573ull ^ key[1];
+    const uint64_t words[3] = {a, b, 16ull << 56};
+    for (int w = 0; w < 3; w++) {
+        v3 ^= words[w];
+        SIP_ROUND(v0, v1, v2, v3);
+        SIP_ROUND(v0, v1, v2, v3);
+        v0 ^= words[w];
+    }
+    v2 ^= 0xff;
+    for (int r = 0; r < 4; r++)
+        SIP_ROUND(v0, v1, v2, v3);
+    return v0 ^ v1 ^ v2 ^ v3;
+}
+
+/* What keyed() derives: each a domain of its own. */
+#define KEYED_SEGMENT 0x5345ull
+#define KEYED_REPLACED 0x5245ull
+#define KEYED_GRADIENT 0x4752ull
 
 /* The bin of an element (the byte a segment's stream gave, as stored), or -1 for none. */
 __device__ static int bin_of(enum timed_format format, unsigned int element)
@@ -161,14 +201,14 @@ __global__ void make_segments(struct segment_job job)
                                (job.format == TIMED_LETTERS ? job.kind == TEXT_ONE_LETTER
                                                             : job.kind == IMAGE_SINGLE_VALUE);
         const uint64_t seed =
-            one_value ? call_seed : mixed(call_seed ^ ((segment + 1) * 0x9FB21C651E98DF25ull));
+            keyed(job.key, call_seed, one_value ? KEYED_SEGMENT << 48 : (KEYED_SEGMENT << 48) + segment + 1);
         struct segment_stream stream;
         if (job.content == TIMED_GENERATED && job.format == TIMED_LETTERS) {
             text_stream_start(&stream.text, (enum text_kind)job.kind, seed, job.english_table);
         } else if (job.content == TIMED_GENERATED) {
             /* The gradient's place in its image: a random start, new every run. */
             image_stream_start(&stream.image, (enum image_kind)job.kind, seed, NULL, 0,
-                               (call_seed % (1ull << 32)) + first);
+                               (keyed(job.key, call_seed, KEYED_GRADIENT << 48) % (1ull << 32)) + first);
         } else {
             stream.material = job.material;
             stream.material_bytes = job.material_bytes;
@@ -216,7 +256,7 @@ __global__ void make_segments(struct segment_job job)
         counter_finish(&counter, job.bins);
 
         /* Every segment its own replacements, one-valued inputs' too. */
-        uint64_t state = mixed(call_seed ^ ((segment + 1) * 0x5E6D0F3C2B1A4987ull));
+        uint64_t state = keyed(job.key, call_seed, (KEYED_REPLACED << 48) + segment + 1);
         for (unsigned int r = 0; r < TIMED_REPLACED_PER_SEGMENT; r++) {
             uint64_t draw = generator_next(&state);
             uint64_t at = first + (draw >> 8) % count;
@@ -277,14 +317,31 @@ void timed_source_destroy(struct timed_source *source)
     source->d_english_table = NULL;
 }
 
+/* The key of every timed input this process makes, drawn from the system once: the code timed
+ * runs in another process and never sees it, so no input it is handed tells it another. */
+static const uint64_t *timed_inputs_key(void)
+{
+    static uint64_t key[2];
+    static bool drawn;
+    if (!drawn) {
+        if (getrandom(key, sizeof key, 0) != (ssize_t)sizeof key) {
+            fprintf(stderr, "timed inputs: getrandom() could not draw their key: %s\n", strerror(errno));
+            exit(EXIT_FAILURE);
+        }
+        drawn = true;
+    }
+    return key;
+}
+
 void make_timed_inputs(const struct timed_source *source, uint64_t run_seed, void *d_inputs,
                        uint64_t stride_bytes, int calls, uint64_t elements,
                        unsigned long long *d_expected)
 {
+    const uint64_t *key = timed_inputs_key();
     struct segment_job job = {source->format, source->content, source->kind, source->d_material,
                               source->material_bytes, source->d_english_table, run_seed, elements,
                               stride_bytes, timed_format_bins(source->format),
-                              (uint8_t *)d_inputs, d_expected};
+                              (uint8_t *)d_inputs, d_expected, {key[0], key[1]}};
     CUDA_CHECK(cudaMemset(d_expected, 0, (size_t)calls * job.bins * sizeof *d_expected));
     uint64_t segments = (elements + TIMED_SEGMENT_ELEMENTS - 1) / TIMED_SEGMENT_ELEMENTS;
     if (segments > 0 && calls > 0) {

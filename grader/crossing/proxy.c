@@ -84,6 +84,7 @@ static struct {
     bool recording_results;
     uint64_t result_hashes[MAX_RESULT_HASHES];
     int result_hash_count;
+    double result_mass;
     struct host_block guarded[MAX_GUARDED_BLOCKS];
 } crossing;
 
@@ -274,6 +275,26 @@ static void *driver_function(const char *name, int version);
 
 /* FNV-1a over what each call left in its small device parameters: the technique check's view of
  * "what the call computed", taken in this process after the worker's answer. */
+/* A result's counts added up: its 8-byte counters where its size allows, else its 4-byte ones. */
+static double counters_sum(const unsigned char *bytes, size_t size)
+{
+    double sum = 0.0;
+    if (size % 8 == 0) {
+        for (size_t b = 0; b < size; b += 8) {
+            uint64_t counter;
+            memcpy(&counter, bytes + b, 8);
+            sum += (double)counter;
+        }
+    } else {
+        for (size_t b = 0; b + 4 <= size; b += 4) {
+            uint32_t counter;
+            memcpy(&counter, bytes + b, 4);
+            sum += (double)counter;
+        }
+    }
+    return sum;
+}
+
 static void note_result_hashes(const struct crossing_call *calls, int count)
 {
     address_range_getter *address_range = driver_function("cuMemGetAddressRange", 3020);
@@ -292,6 +313,7 @@ static void note_result_hashes(const struct crossing_call *calls, int count)
             CUDA_CHECK(cudaMemcpy(bytes, (void *)(uintptr_t)base, size, cudaMemcpyDeviceToHost));
             for (size_t b = 0; b < size; b++)
                 hash = (hash ^ bytes[b]) * 0x100000001B3ull;
+            crossing.result_mass += counters_sum(bytes, size);
         }
     if (crossing.result_hash_count < MAX_RESULT_HASHES)
         crossing.result_hashes[crossing.result_hash_count++] = hash;
@@ -781,6 +803,12 @@ void crossing_record_results(bool on)
 {
     crossing.recording_results = on;
     crossing.result_hash_count = 0;
+    crossing.result_mass = 0.0;
+}
+
+double crossing_result_mass(void)
+{
+    return crossing.result_mass;
 }
 
 int crossing_result_hashes(const uint64_t **hashes)

@@ -102,6 +102,13 @@ static void call_count_contender(const void *context, const void *input, uint64_
     contender->launch(count, SLIDES_BLOCKS, SLIDES_THREADS_PER_BLOCK);
 }
 
+static bool launches_of_the_slides(const void *context, int calls, char *why, size_t why_size)
+{
+    (void)context;
+    return launched_each_call_in_blocks_of(calls, SLIDES_THREADS_PER_BLOCK, SLIDES_BLOCKS, why,
+                                           why_size);
+}
+
 void report_count_speed(const struct count_contender *contenders, int count, int baseline_index)
 {
     cr_assert(count <= 8, "report_count_speed: at most 8 contenders");
@@ -117,7 +124,8 @@ void report_count_speed(const struct count_contender *contenders, int count, int
                                             .context = &contenders[c],
                                             .result_is_right = contenders[c].kind == COUNT_RACY
                                                                    ? racy_count
-                                                                   : NULL};
+                                                                   : NULL,
+                                            .launches_are_right = launches_of_the_slides};
     static struct speed_results results;
     snprintf(results.input_names[0], sizeof results.input_names[0], "slides launch");
     time_contenders(&workload, timed, count, &results);

@@ -119,6 +119,32 @@ void take_turn_with_gpu_memory(uint64_t bytes)
     }
 }
 
+static bool launched_in_blocks_of(const struct crossing_launch *launch,
+                                  unsigned int threads_per_block, unsigned int blocks)
+{
+    bool one_dimensional = launch->grid[1] == 1 && launch->grid[2] == 1 &&
+                           launch->block[1] == 1 && launch->block[2] == 1;
+    return one_dimensional && launch->block[0] == threads_per_block &&
+           (blocks == 0 || launch->grid[0] == blocks);
+}
+
+bool launched_each_call_in_blocks_of(int calls, unsigned int threads_per_block,
+                                     unsigned int blocks, char *why, size_t why_size)
+{
+    const struct crossing_launch *launches = NULL;
+    int total = 0, kept = crossing_last_launches(&launches, &total), in_shape = 0;
+    for (int l = 0; l < kept; l++)
+        in_shape += launched_in_blocks_of(&launches[l], threads_per_block, blocks);
+    /* Of the launches kept (the first few dozen), each call's share must be in the shape. */
+    if (total > 0 && (uint64_t)in_shape * (uint64_t)total >= (uint64_t)calls * (uint64_t)kept)
+        return true;
+    snprintf(why, why_size, "of the first %d of its %d launches for %d calls, %d were in %u "
+             "blocks of %u threads a block, as the contract asks: every call must launch one "
+             "thread a count, timed or not", kept, total, calls, in_shape, blocks,
+             threads_per_block);
+    return false;
+}
+
 bool expect_launched_in_blocks_of(const char *where, unsigned int threads_per_block,
                                   unsigned int blocks)
 {
@@ -128,10 +154,7 @@ bool expect_launched_in_blocks_of(const char *where, unsigned int threads_per_bl
     size_t used = 0;
     for (int l = 0; l < kept; l++) {
         const struct crossing_launch *launch = &launches[l];
-        bool one_dimensional = launch->grid[1] == 1 && launch->grid[2] == 1 &&
-                               launch->block[1] == 1 && launch->block[2] == 1;
-        if (one_dimensional && launch->block[0] == threads_per_block &&
-            (blocks == 0 || launch->grid[0] == blocks))
+        if (launched_in_blocks_of(launch, threads_per_block, blocks))
             return true;
         if (used < sizeof seen - 80)
             used += (size_t)snprintf(seen + used, sizeof seen - used, "%s(%u,%u,%u) x (%u,%u,%u)",

@@ -65,6 +65,10 @@ void *grading_malloc(uint64_t bytes);
  * threads_per_block): true when a kernel of the student's last call was launched in 1-D blocks
  * of threads_per_block threads (and, unless blocks is 0, a 1-D grid of blocks); otherwise the
  * test fails here, saying what was launched. */
+/* The same on a timed run of `calls` calls: whether each call launched a kernel in that shape
+ * (its share of the launches kept); if not, false and why. */
+bool launched_each_call_in_blocks_of(int calls, unsigned int threads_per_block,
+                                     unsigned int blocks, char *why, size_t why_size);
 bool expect_launched_in_blocks_of(const char *where, unsigned int threads_per_block,
                                   unsigned int blocks);
 

@@ -296,6 +296,10 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         *right = read_results(memory, contender, &run, is_copy);
         elapsed = request_ms + (now_ms() - answered);
         step_ms[STEP_VERIFY] += now_ms() - answered;
+        char why[300];
+        if (contender->student && !is_copy && contender->launches_are_right &&
+            !contender->launches_are_right(contender->context, run.calls, why, sizeof why))
+            cr_assert_fail("%s, on a timed run: %s", contender->label, why);
     }
     if (shown && !is_copy)
         memcpy(shown, run.got,

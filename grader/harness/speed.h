@@ -50,6 +50,10 @@ struct timed_contender {
      * the workload's. */
     bool (*result_is_right)(const unsigned long long *got, const unsigned long long *expected,
                             unsigned int counters);
+    /* Whether the launches of the student's timed run of `calls` calls have the contract's
+     * shape (the count labs' one thread a count); NULL: no shape asked. Checked on every timed
+     * run, so that no launch is in the contract's shape only where not timed. */
+    bool (*launches_are_right)(const void *context, int calls, char *why, size_t why_size);
 };
 
 /* What is timed on, and how a result is checked: the policy of a kind of lab. */

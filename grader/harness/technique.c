@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <cuda_runtime_api.h>
 #include <errno.h>
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,13 +238,20 @@ static void run_on(technique_runner *run_every_function, uint64_t seed)
         free(names[n]);
 }
 
-/* Whether the student's calls' results change when kernel is not launched (crossing.h): a
- * kernel that does none of the work (launched on nothing, or named in a forged list of launches)
- * changes nothing. baseline: the results' hashes of a run with every kernel on the text of
- * seed. A run on another text comes between, so that what a skipped kernel would have written
- * is not still there from the baseline's run (in memory of the code's own, kept between calls). */
+/* The share of the counts a kernel that does the technique's work must change when it is left
+ * out: most of them. One that counts a token share (the text's last bytes) while another kernel
+ * counts the rest is not the technique. */
+#define SHARE_OF_THE_WORK 0.5
+
+/* Whether the student's calls' results change, in at least SHARE_OF_THE_WORK of their counts,
+ * when kernel is not launched (crossing.h): a kernel that does none of the work (launched on
+ * nothing, or named in a forged list of launches) changes nothing. baseline: the results' hashes
+ * and their counts added up (mass) of a run with every kernel on the text of seed. A run on
+ * another text comes between, so that what a skipped kernel would have written is not still
+ * there from the baseline's run (in memory of the code's own, kept between calls). */
 static bool kernel_does_work(technique_runner *run_every_function, uint64_t seed,
-                             const char *kernel, const uint64_t *baseline, int baseline_count)
+                             const char *kernel, const uint64_t *baseline, int baseline_count,
+                             double baseline_mass)
 {
     run_on(run_every_function, seed ^ 0x5A5A5A5Aull);
     crossing_skip_kernels(&kernel, 1);
@@ -251,15 +259,18 @@ static bool kernel_does_work(technique_runner *run_every_function, uint64_t seed
     crossing_skip_kernels(NULL, 0);
     const uint64_t *hashes = NULL;
     int count = crossing_result_hashes(&hashes);
-    return count != baseline_count || memcmp(hashes, baseline, (size_t)count * sizeof *hashes) != 0;
+    bool changed = count != baseline_count ||
+                   memcmp(hashes, baseline, (size_t)count * sizeof *hashes) != 0;
+    double moved = fabs(crossing_result_mass() - baseline_mass);
+    return changed && (baseline_mass == 0.0 || moved >= SHARE_OF_THE_WORK * baseline_mass);
 }
 
 /* For a rule that asks for an instruction: among the launched kernels that have it, one that
- * does part of the work; its name in *worker, or NULL (and the ones tried in tried). */
+ * does most of the work; its name in *worker, or NULL (and the ones tried in tried). */
 static bool rule_does_work(const struct sass_rule *rule, const char *sass, char **names,
                            int launched, technique_runner *run_every_function, uint64_t seed,
-                           const uint64_t *baseline, int baseline_count, char *tried,
-                           size_t tried_size)
+                           const uint64_t *baseline, int baseline_count, double baseline_mass,
+                           char *tried, size_t tried_size)
 {
     for (int n = 0; n < launched; n++) {
         char *own = sass_of_kernels(sass, (const char *const *)&names[n], 1);
@@ -267,7 +278,8 @@ static bool rule_does_work(const struct sass_rule *rule, const char *sass, char 
         free(own);
         if (!has)
             continue;
-        if (kernel_does_work(run_every_function, seed, names[n], baseline, baseline_count))
+        if (kernel_does_work(run_every_function, seed, names[n], baseline, baseline_count,
+                             baseline_mass))
             return true;
         char identifier[256];
         kernel_identifier(names[n], identifier, sizeof identifier);
@@ -288,6 +300,7 @@ struct observed_run {
     const char *object;
     uint64_t baseline[64];
     int baseline_count;
+    double baseline_mass;
 };
 
 static void forget_run(struct observed_run *run)
@@ -320,6 +333,7 @@ static void observe_run(technique_runner *run_every_function, uint64_t seed,
     if (run->baseline_count > 64)
         run->baseline_count = 64;
     memcpy(run->baseline, hashes, (size_t)run->baseline_count * sizeof *run->baseline);
+    run->baseline_mass = crossing_result_mass();
     run->object = getenv("GRADE_OBJECT");
     /* Where the driver cannot name a kernel, the check falls back to the whole object's machine
      * code: an honest kernel must not fail for the driver's age. */
@@ -416,16 +430,17 @@ void check_technique(const struct sass_rule *rules, int count,
     observe_run(run_every_function, seed, &run);
     for (int r = 0; r < count; r++) {
         bool found = sass_matches(run.ran, rules[r].pattern);
-        /* The instruction must be in a kernel that does part of the work: one whose results
-         * change when it is not launched. */
+        /* The instruction must be in a kernel that does most of the work: one whose absence
+         * changes most of the counts (SHARE_OF_THE_WORK). */
         char tried[512] = "";
         if (found && rules[r].required && run.named &&
             !rule_does_work(&rules[r], run.sass, run.names, run.launched, run_every_function,
-                            seed, run.baseline, run.baseline_count, tried, sizeof tried)) {
+                            seed, run.baseline, run.baseline_count, run.baseline_mass, tried,
+                            sizeof tried)) {
             forget_run(&run);
             cr_assert_fail("right answer or not, technique missing: %s\n  (the kernels with "
-                           "/%s/ that your functions launched, %s, do none of the work: the "
-                           "results are the same when they are not launched)",
+                           "/%s/ that your functions launched, %s, do little or none of the "
+                           "work: left out, they change less than half of the counts)",
                            rules[r].meaning, rules[r].pattern, tried);
         }
         if (found != rules[r].required) {
