@@ -119,9 +119,9 @@ void crossing_skip_kernels(const char *const *names, int count);
  * Turning it on forgets the earlier ones. */
 void crossing_record_results(bool on);
 int crossing_result_hashes(const uint64_t **hashes);
-/* The results' counters added up, every call since recording was turned on (a measure of how
- * much of the work a kernel did: technique.c). */
-double crossing_result_mass(void);
+/* The results' counters themselves, in order, every call since recording was turned on (the
+ * first few thousand): how much of the work a kernel did (technique.c). */
+int crossing_result_counters(const double **counters);
 
 /* Holds a worker between two timed runs: waits until every piece of its GPU work has finished
  * and keeps it from starting more (the CUDA driver's process lock, cuCheckpointProcessLock,

@@ -52,6 +52,7 @@ struct host_block {
 
 #define MAX_HANDED 1024
 #define MAX_RESULT_HASHES 64
+#define MAX_RESULT_COUNTERS 8192
 /* A device parameter up to this size is a result (bins, a counter, a sum), not an input. */
 #define RESULT_BYTES 65536
 
@@ -84,7 +85,8 @@ static struct {
     bool recording_results;
     uint64_t result_hashes[MAX_RESULT_HASHES];
     int result_hash_count;
-    double result_mass;
+    double result_counters[MAX_RESULT_COUNTERS];
+    int result_counter_count;
     struct host_block guarded[MAX_GUARDED_BLOCKS];
 } crossing;
 
@@ -275,24 +277,17 @@ static void *driver_function(const char *name, int version);
 
 /* FNV-1a over what each call left in its small device parameters: the technique check's view of
  * "what the call computed", taken in this process after the worker's answer. */
-/* A result's counts added up: its 8-byte counters where its size allows, else its 4-byte ones. */
-static double counters_sum(const unsigned char *bytes, size_t size)
+/* A result's counters, kept in order: its 8-byte ones where its size allows, else its 4-byte
+ * ones. */
+static void note_counters(const unsigned char *bytes, size_t size)
 {
-    double sum = 0.0;
-    if (size % 8 == 0) {
-        for (size_t b = 0; b < size; b += 8) {
-            uint64_t counter;
-            memcpy(&counter, bytes + b, 8);
-            sum += (double)counter;
-        }
-    } else {
-        for (size_t b = 0; b + 4 <= size; b += 4) {
-            uint32_t counter;
-            memcpy(&counter, bytes + b, 4);
-            sum += (double)counter;
-        }
+    size_t width = size % 8 == 0 ? 8 : 4;
+    for (size_t b = 0; b + width <= size && crossing.result_counter_count < MAX_RESULT_COUNTERS;
+         b += width) {
+        uint64_t counter = 0;
+        memcpy(&counter, bytes + b, width); /* little-endian: a 4-byte counter's value */
+        crossing.result_counters[crossing.result_counter_count++] = (double)counter;
     }
-    return sum;
 }
 
 static void note_result_hashes(const struct crossing_call *calls, int count)
@@ -313,7 +308,7 @@ static void note_result_hashes(const struct crossing_call *calls, int count)
             CUDA_CHECK(cudaMemcpy(bytes, (void *)(uintptr_t)base, size, cudaMemcpyDeviceToHost));
             for (size_t b = 0; b < size; b++)
                 hash = (hash ^ bytes[b]) * 0x100000001B3ull;
-            crossing.result_mass += counters_sum(bytes, size);
+            note_counters(bytes, size);
         }
     if (crossing.result_hash_count < MAX_RESULT_HASHES)
         crossing.result_hashes[crossing.result_hash_count++] = hash;
@@ -803,12 +798,13 @@ void crossing_record_results(bool on)
 {
     crossing.recording_results = on;
     crossing.result_hash_count = 0;
-    crossing.result_mass = 0.0;
+    crossing.result_counter_count = 0;
 }
 
-double crossing_result_mass(void)
+int crossing_result_counters(const double **counters)
 {
-    return crossing.result_mass;
+    *counters = crossing.result_counters;
+    return crossing.result_counter_count;
 }
 
 int crossing_result_hashes(const uint64_t **hashes)

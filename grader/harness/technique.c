@@ -199,15 +199,16 @@ char *sass_of_kernels(const char *sass, const char *const *names, int count)
     return kept;
 }
 
-/* Runs the lab's functions; returns how many different kernels their worker launched, their
- * names in names[] (malloc'ed), and whether the driver could name them. */
-static int launched_kernels(technique_runner *run_every_function, uint64_t seed, char **names,
+/* Runs the lab's functions on a text of kind; returns how many different kernels their worker
+ * launched, their names in names[] (malloc'ed), and whether the driver could name them. */
+static int launched_kernels(technique_runner *run_every_function, enum text_kind kind,
+                            uint64_t seed, char **names,
                             int max_names, bool *named)
 {
     struct technique_inputs inputs = {NULL, TECHNIQUE_TEXT_BYTES, NULL};
     char *text = malloc(inputs.length);
     cr_assert(text, "out of host memory");
-    generate_text(TEXT_ENGLISH_LIKE, seed, text, inputs.length);
+    generate_text(kind, seed, text, inputs.length);
     CUDA_CHECK(cudaMalloc((void **)&inputs.d_text, inputs.length));
     CUDA_CHECK(cudaMemcpy(inputs.d_text, text, inputs.length, cudaMemcpyHostToDevice));
     free(text);
@@ -228,12 +229,13 @@ static int launched_kernels(technique_runner *run_every_function, uint64_t seed,
     return kept;
 }
 
-/* Runs every function on the text of seed; the kernels' names are not kept. */
-static void run_on(technique_runner *run_every_function, uint64_t seed)
+/* Runs every function on the text of kind and seed; the kernels' names are not kept. */
+static void run_on(technique_runner *run_every_function, enum text_kind kind, uint64_t seed)
 {
     char *names[MAX_LAUNCHED_KERNELS];
     bool named = true;
-    int launched = launched_kernels(run_every_function, seed, names, MAX_LAUNCHED_KERNELS, &named);
+    int launched = launched_kernels(run_every_function, kind, seed, names, MAX_LAUNCHED_KERNELS,
+                                    &named);
     for (int n = 0; n < launched; n++)
         free(names[n]);
 }
@@ -243,34 +245,50 @@ static void run_on(technique_runner *run_every_function, uint64_t seed)
  * counts the rest is not the technique. */
 #define SHARE_OF_THE_WORK 0.5
 
-/* Whether the student's calls' results change, in at least SHARE_OF_THE_WORK of their counts,
- * when kernel is not launched (crossing.h): a kernel that does none of the work (launched on
- * nothing, or named in a forged list of launches) changes nothing. baseline: the results' hashes
- * and their counts added up (mass) of a run with every kernel on the text of seed. A run on
- * another text comes between, so that what a skipped kernel would have written is not still
- * there from the baseline's run (in memory of the code's own, kept between calls). */
+/* What a run of every function with every kernel gave: its results' hashes and counters. */
+struct baseline {
+    uint64_t hashes[64];
+    int hash_count;
+    double *counters;
+    int counter_count;
+};
+
+/* Whether the student's calls' results change, in at least SHARE_OF_THE_WORK of their counts
+ * (the sum of each counter's change against the sum of the counters), when kernel is not
+ * launched (crossing.h): a kernel that does none of the work (launched on nothing, or named in a
+ * forged list of launches) changes nothing. A run on a text of one letter comes between, so that
+ * what a skipped kernel would have written is not still there from the baseline's run (in memory
+ * of the code's own, kept between calls), and what is left from that run differs in most of its
+ * counts. */
 static bool kernel_does_work(technique_runner *run_every_function, uint64_t seed,
-                             const char *kernel, const uint64_t *baseline, int baseline_count,
-                             double baseline_mass)
+                             const char *kernel, const struct baseline *baseline)
 {
-    run_on(run_every_function, seed ^ 0x5A5A5A5Aull);
+    run_on(run_every_function, TEXT_ONE_LETTER, seed ^ 0x5A5A5A5Aull);
     crossing_skip_kernels(&kernel, 1);
-    run_on(run_every_function, seed);
+    run_on(run_every_function, TEXT_ENGLISH_LIKE, seed);
     crossing_skip_kernels(NULL, 0);
     const uint64_t *hashes = NULL;
     int count = crossing_result_hashes(&hashes);
-    bool changed = count != baseline_count ||
-                   memcmp(hashes, baseline, (size_t)count * sizeof *hashes) != 0;
-    double moved = fabs(crossing_result_mass() - baseline_mass);
-    return changed && (baseline_mass == 0.0 || moved >= SHARE_OF_THE_WORK * baseline_mass);
+    if (count == baseline->hash_count &&
+        memcmp(hashes, baseline->hashes, (size_t)count * sizeof *hashes) == 0)
+        return false;
+    const double *counters = NULL;
+    int counter_count = crossing_result_counters(&counters);
+    if (counter_count != baseline->counter_count)
+        return true;
+    double total = 0.0, changed = 0.0;
+    for (int c = 0; c < counter_count; c++) {
+        total += baseline->counters[c];
+        changed += fabs(counters[c] - baseline->counters[c]);
+    }
+    return total == 0.0 || changed >= SHARE_OF_THE_WORK * total;
 }
 
 /* For a rule that asks for an instruction: among the launched kernels that have it, one that
  * does most of the work; its name in *worker, or NULL (and the ones tried in tried). */
 static bool rule_does_work(const struct sass_rule *rule, const char *sass, char **names,
                            int launched, technique_runner *run_every_function, uint64_t seed,
-                           const uint64_t *baseline, int baseline_count, double baseline_mass,
-                           char *tried, size_t tried_size)
+                           const struct baseline *baseline, char *tried, size_t tried_size)
 {
     for (int n = 0; n < launched; n++) {
         char *own = sass_of_kernels(sass, (const char *const *)&names[n], 1);
@@ -278,8 +296,7 @@ static bool rule_does_work(const struct sass_rule *rule, const char *sass, char 
         free(own);
         if (!has)
             continue;
-        if (kernel_does_work(run_every_function, seed, names[n], baseline, baseline_count,
-                             baseline_mass))
+        if (kernel_does_work(run_every_function, seed, names[n], baseline))
             return true;
         char identifier[256];
         kernel_identifier(names[n], identifier, sizeof identifier);
@@ -298,13 +315,12 @@ struct observed_run {
     bool named;
     char list[1024];
     const char *object;
-    uint64_t baseline[64];
-    int baseline_count;
-    double baseline_mass;
+    struct baseline baseline;
 };
 
 static void forget_run(struct observed_run *run)
 {
+    free(run->baseline.counters);
     free(run->sass);
     free(run->ran);
     for (int n = 0; n < run->launched; n++)
@@ -326,14 +342,19 @@ static void observe_run(technique_runner *run_every_function, uint64_t seed,
         cr_skip_test("technique check not run: %s", reason);
     }
     run->named = true;
-    run->launched = launched_kernels(run_every_function, seed, run->names, MAX_LAUNCHED_KERNELS,
-                                     &run->named);
+    run->launched = launched_kernels(run_every_function, TEXT_ENGLISH_LIKE, seed, run->names,
+                                     MAX_LAUNCHED_KERNELS, &run->named);
     const uint64_t *hashes = NULL;
-    run->baseline_count = crossing_result_hashes(&hashes);
-    if (run->baseline_count > 64)
-        run->baseline_count = 64;
-    memcpy(run->baseline, hashes, (size_t)run->baseline_count * sizeof *run->baseline);
-    run->baseline_mass = crossing_result_mass();
+    struct baseline *baseline = &run->baseline;
+    baseline->hash_count = crossing_result_hashes(&hashes);
+    if (baseline->hash_count > 64)
+        baseline->hash_count = 64;
+    memcpy(baseline->hashes, hashes, (size_t)baseline->hash_count * sizeof *hashes);
+    const double *counters = NULL;
+    baseline->counter_count = crossing_result_counters(&counters);
+    baseline->counters = malloc(((size_t)baseline->counter_count + 1) * sizeof *counters);
+    cr_assert(baseline->counters, "out of host memory");
+    memcpy(baseline->counters, counters, (size_t)baseline->counter_count * sizeof *counters);
     run->object = getenv("GRADE_OBJECT");
     /* Where the driver cannot name a kernel, the check falls back to the whole object's machine
      * code: an honest kernel must not fail for the driver's age. */
@@ -435,8 +456,7 @@ void check_technique(const struct sass_rule *rules, int count,
         char tried[512] = "";
         if (found && rules[r].required && run.named &&
             !rule_does_work(&rules[r], run.sass, run.names, run.launched, run_every_function,
-                            seed, run.baseline, run.baseline_count, run.baseline_mass, tried,
-                            sizeof tried)) {
+                            seed, &run.baseline, tried, sizeof tried)) {
             forget_run(&run);
             cr_assert_fail("right answer or not, technique missing: %s\n  (the kernels with "
                            "/%s/ that your functions launched, %s, do little or none of the "
