@@ -120,8 +120,9 @@ void crossing_skip_kernels(const char *const *names, int count);
 void crossing_record_results(bool on);
 int crossing_result_hashes(const uint64_t **hashes);
 /* The results' counters themselves, in order, every call since recording was turned on (the
- * first few thousand): how much of the work a kernel did (technique.c). */
-int crossing_result_counters(const double **counters);
+ * first few thousand), and where each hash's call's start (starts[h], starts[hash count] the
+ * end): how much of each call's work a kernel did (technique.c). */
+int crossing_result_counters(const double **counters, const int **starts);
 
 /* Holds a worker between two timed runs: waits until every piece of its GPU work has finished
  * and keeps it from starting more (the CUDA driver's process lock, cuCheckpointProcessLock,

@@ -87,6 +87,7 @@ static struct {
     int result_hash_count;
     double result_counters[MAX_RESULT_COUNTERS];
     int result_counter_count;
+    int result_counter_starts[MAX_RESULT_HASHES + 1]; /* each hash's first counter */
     struct host_block guarded[MAX_GUARDED_BLOCKS];
 } crossing;
 
@@ -294,6 +295,8 @@ static void note_result_hashes(const struct crossing_call *calls, int count)
 {
     address_range_getter *address_range = driver_function("cuMemGetAddressRange", 3020);
     uint64_t hash = 0xCBF29CE484222325ull;
+    if (crossing.result_hash_count < MAX_RESULT_HASHES)
+        crossing.result_counter_starts[crossing.result_hash_count] = crossing.result_counter_count;
     for (int c = 0; c < count; c++)
         for (int p = 0; p < calls[c].parameter_count; p++) {
             const struct crossing_parameter *parameter = &calls[c].parameters[p];
@@ -310,8 +313,10 @@ static void note_result_hashes(const struct crossing_call *calls, int count)
                 hash = (hash ^ bytes[b]) * 0x100000001B3ull;
             note_counters(bytes, size);
         }
-    if (crossing.result_hash_count < MAX_RESULT_HASHES)
+    if (crossing.result_hash_count < MAX_RESULT_HASHES) {
         crossing.result_hashes[crossing.result_hash_count++] = hash;
+        crossing.result_counter_starts[crossing.result_hash_count] = crossing.result_counter_count;
+    }
 }
 
 /* The launches of the student's last request, names resolved (crossing_last_launches). */
@@ -799,11 +804,13 @@ void crossing_record_results(bool on)
     crossing.recording_results = on;
     crossing.result_hash_count = 0;
     crossing.result_counter_count = 0;
+    crossing.result_counter_starts[0] = 0;
 }
 
-int crossing_result_counters(const double **counters)
+int crossing_result_counters(const double **counters, const int **starts)
 {
     *counters = crossing.result_counters;
+    *starts = crossing.result_counter_starts;
     return crossing.result_counter_count;
 }
 

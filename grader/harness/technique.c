@@ -245,21 +245,23 @@ static void run_on(technique_runner *run_every_function, enum text_kind kind, ui
  * counts the rest is not the technique. */
 #define SHARE_OF_THE_WORK 0.5
 
-/* What a run of every function with every kernel gave: its results' hashes and counters. */
+/* What a run of every function with every kernel gave: its results' hashes, one a call, and
+ * their counters, call h's from starts[h] to starts[h + 1]. */
 struct baseline {
     uint64_t hashes[64];
     int hash_count;
     double *counters;
     int counter_count;
+    int starts[65];
 };
 
-/* Whether the student's calls' results change, in at least SHARE_OF_THE_WORK of their counts
- * (the sum of each counter's change against the sum of the counters), when kernel is not
- * launched (crossing.h): a kernel that does none of the work (launched on nothing, or named in a
- * forged list of launches) changes nothing. A run on a text of one letter comes between, so that
- * what a skipped kernel would have written is not still there from the baseline's run (in memory
- * of the code's own, kept between calls), and what is left from that run differs in most of its
- * counts. */
+/* Whether some call's result changes, in at least SHARE_OF_THE_WORK of its counts (the sum of
+ * each counter's change against the sum of the call's counters), when kernel is not launched
+ * (crossing.h): a kernel that does none of the work (launched on nothing, or named in a forged
+ * list of launches) changes nothing. Each call apart: a lab's functions each launch kernels of
+ * their own. A run on a text of one letter comes between, so that what a skipped kernel would
+ * have written is not still there from the baseline's run (in memory of the code's own, kept
+ * between calls), and what is left from that run differs in most of its counts. */
 static bool kernel_does_work(technique_runner *run_every_function, uint64_t seed,
                              const char *kernel, const struct baseline *baseline)
 {
@@ -273,15 +275,22 @@ static bool kernel_does_work(technique_runner *run_every_function, uint64_t seed
         memcmp(hashes, baseline->hashes, (size_t)count * sizeof *hashes) == 0)
         return false;
     const double *counters = NULL;
-    int counter_count = crossing_result_counters(&counters);
-    if (counter_count != baseline->counter_count)
+    const int *starts = NULL;
+    int counter_count = crossing_result_counters(&counters, &starts);
+    if (count != baseline->hash_count || counter_count != baseline->counter_count)
         return true;
-    double total = 0.0, changed = 0.0;
-    for (int c = 0; c < counter_count; c++) {
-        total += baseline->counters[c];
-        changed += fabs(counters[c] - baseline->counters[c]);
+    for (int h = 0; h < count; h++) {
+        if (starts[h] != baseline->starts[h] || starts[h + 1] != baseline->starts[h + 1])
+            return true;
+        double total = 0.0, changed = 0.0;
+        for (int c = starts[h]; c < starts[h + 1]; c++) {
+            total += baseline->counters[c];
+            changed += fabs(counters[c] - baseline->counters[c]);
+        }
+        if (changed > 0.0 && changed >= SHARE_OF_THE_WORK * total)
+            return true;
     }
-    return total == 0.0 || changed >= SHARE_OF_THE_WORK * total;
+    return false;
 }
 
 /* For a rule that asks for an instruction: among the launched kernels that have it, one that
@@ -351,7 +360,9 @@ static void observe_run(technique_runner *run_every_function, uint64_t seed,
         baseline->hash_count = 64;
     memcpy(baseline->hashes, hashes, (size_t)baseline->hash_count * sizeof *hashes);
     const double *counters = NULL;
-    baseline->counter_count = crossing_result_counters(&counters);
+    const int *starts = NULL;
+    baseline->counter_count = crossing_result_counters(&counters, &starts);
+    memcpy(baseline->starts, starts, ((size_t)baseline->hash_count + 1) * sizeof *starts);
     baseline->counters = malloc(((size_t)baseline->counter_count + 1) * sizeof *counters);
     cr_assert(baseline->counters, "out of host memory");
     memcpy(baseline->counters, counters, (size_t)baseline->counter_count * sizeof *counters);
