@@ -200,15 +200,16 @@ __global__ void make_segments(struct segment_job job)
         const bool one_value = job.content == TIMED_GENERATED &&
                                (job.format == TIMED_LETTERS ? job.kind == TEXT_ONE_LETTER
                                                             : job.kind == IMAGE_SINGLE_VALUE);
-        const uint64_t seed =
-            keyed(job.key, call_seed, one_value ? KEYED_SEGMENT << 48 : (KEYED_SEGMENT << 48) + segment + 1);
+        const uint64_t seed = keyed(job.key, call_seed,
+                                    (KEYED_SEGMENT << 48) + (one_value ? 0 : segment + 1));
         struct segment_stream stream;
         if (job.content == TIMED_GENERATED && job.format == TIMED_LETTERS) {
             text_stream_start(&stream.text, (enum text_kind)job.kind, seed, job.english_table);
         } else if (job.content == TIMED_GENERATED) {
             /* The gradient's place in its image: a random start, new every run. */
+            const uint64_t place = keyed(job.key, call_seed, KEYED_GRADIENT << 48) % (1ull << 32);
             image_stream_start(&stream.image, (enum image_kind)job.kind, seed, NULL, 0,
-                               (keyed(job.key, call_seed, KEYED_GRADIENT << 48) % (1ull << 32)) + first);
+                               place + first);
         } else {
             stream.material = job.material;
             stream.material_bytes = job.material_bytes;
@@ -325,7 +326,8 @@ static const uint64_t *timed_inputs_key(void)
     static bool drawn;
     if (!drawn) {
         if (getrandom(key, sizeof key, 0) != (ssize_t)sizeof key) {
-            fprintf(stderr, "timed inputs: getrandom() could not draw their key: %s\n", strerror(errno));
+            fprintf(stderr, "timed inputs: getrandom() could not draw their key: %s\n",
+                    strerror(errno));
             exit(EXIT_FAILURE);
         }
         drawn = true;

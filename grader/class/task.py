@@ -39,8 +39,9 @@ def grade_task(o, run, task):
     mine = [e for e in roster_of(run) if e.index % tasks == task]
     concurrency = min(o.jobs, len(mine)) or 1
     host = host_memory()
-    if gradings_memory_holds(host, concurrency) < concurrency:
-        concurrency = gradings_memory_holds(host, concurrency)
+    held = gradings_memory_holds(host, concurrency)
+    if held < concurrency:
+        concurrency = held
         say(f"--jobs {o.jobs} lowered to {concurrency}: this machine gives {host >> 30} GiB of memory, and each grading may take {LIMIT_DATA_LEAST >> 30} GiB")
     sandbox = Sandbox(concurrency)
     scratch = tempfile.mkdtemp(prefix="grade-class-")

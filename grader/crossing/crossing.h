@@ -118,6 +118,7 @@ void crossing_skip_kernels(const char *const *names, int count);
  * parameters (its results), read by this process; crossing_result_hashes gives them in order.
  * Turning it on forgets the earlier ones. */
 void crossing_record_results(bool on);
+#define CROSSING_MAX_RESULTS 64 /* the calls whose results are kept */
 int crossing_result_hashes(const uint64_t **hashes);
 /* The results' counters themselves, in order, every call since recording was turned on (the
  * first few thousand), and where each hash's call's start (starts[h], starts[hash count] the
@@ -131,6 +132,9 @@ int crossing_result_counters(const double **counters, const int **starts);
  * then, or when this driver cannot lock a process (crossing_can_hold_workers). */
 bool crossing_hold_worker(enum crossing_target target, unsigned int timeout_ms, char *why,
                           size_t why_size);
+/* How long a worker's GPU work may go on after its answer, before the next run: a right
+ * function has none left. */
+#define CROSSING_HOLD_TIMEOUT_MS 2000
 /* Whether workers can be held here: the driver has the lock (570 or later, Linux) and it
  * locked the references' worker, tried once a test process (that worker is left held). */
 bool crossing_can_hold_workers(void);

@@ -51,7 +51,7 @@ struct host_block {
 };
 
 #define MAX_HANDED 1024
-#define MAX_RESULT_HASHES 64
+#define MAX_RESULT_HASHES CROSSING_MAX_RESULTS
 #define MAX_RESULT_COUNTERS 8192
 /* A device parameter up to this size is a result (bins, a counter, a sum), not an input. */
 #define RESULT_BYTES 65536
@@ -276,8 +276,6 @@ typedef int address_range_getter(unsigned long long *base, size_t *size,
                                  unsigned long long pointer);
 static void *driver_function(const char *name, int version);
 
-/* FNV-1a over what each call left in its small device parameters: the technique check's view of
- * "what the call computed", taken in this process after the worker's answer. */
 /* A result's counters, kept in order: its 8-byte ones where its size allows, else its 4-byte
  * ones. */
 static void note_counters(const unsigned char *bytes, size_t size)
@@ -291,6 +289,9 @@ static void note_counters(const unsigned char *bytes, size_t size)
     }
 }
 
+/* FNV-1a over what each call left in its small device parameters, and their counters: the
+ * technique check's view of "what the call computed", taken in this process after the worker's
+ * answer. */
 static void note_result_hashes(const struct crossing_call *calls, int count)
 {
     address_range_getter *address_range = driver_function("cuMemGetAddressRange", 3020);
@@ -418,7 +419,8 @@ bool crossing_can_hold_workers(void)
     static int can_hold = -1;
     if (can_hold < 0) {
         char why[256] = "";
-        can_hold = crossing_hold_worker(CROSSING_REFERENCE, 2000, why, sizeof why);
+        can_hold = crossing_hold_worker(CROSSING_REFERENCE, CROSSING_HOLD_TIMEOUT_MS, why,
+                                        sizeof why);
         if (!can_hold && getenv("GRADE_SPEED_TRACE"))
             printf("trace: workers not held between timed runs (memory of its own each run "
                    "instead): %s\n", why);

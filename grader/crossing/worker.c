@@ -474,8 +474,9 @@ static void refused_system_call(int signal, siginfo_t *info, void *context)
 #endif
 
 /* Gives up, for the rest of the process, what would reach beyond its calls: its capabilities
- * (root's CAP_SYS_PTRACE would read the test process's memory through /proc) and the system calls that write or make files, start processes or programs, signal,
- * trace or reschedule another process, reach the network, or do such things on its behalf. What CUDA needs (its
+ * (root's CAP_SYS_PTRACE would read the test process's memory through /proc) and the system
+ * calls that write or make files, start processes or programs, signal, trace or reschedule
+ * another process, reach the network, or do such things on its behalf. What CUDA needs (its
  * device files are already open, its threads may still be made) stays. Returns NULL, or why
  * the process could not be restricted. */
 static const char *give_up_system_calls(void)

@@ -19,9 +19,6 @@
 
 /* Inputs start at multiples of this many bytes of their run's allocation. */
 #define INPUT_ALIGNMENT 256
-/* How long a worker's GPU work may go on after its answer, before the next run: a right
- * function has none left. */
-#define HOLD_TIMEOUT_MS 2000
 /* The fastest rate a histogram may show, as a share of the copy's bandwidth: lab 8's reference
  * reaches about 95% (docs/bench/); above this, the input was not read. */
 #define MAX_PERCENT_OF_COPY 115
@@ -234,7 +231,7 @@ static void hold_worker_of(const struct timed_contender *contender, bool is_copy
 {
     enum crossing_target target = worker_of(contender, is_copy);
     char why[256];
-    if (crossing_hold_worker(target, HOLD_TIMEOUT_MS, why, sizeof why))
+    if (crossing_hold_worker(target, CROSSING_HOLD_TIMEOUT_MS, why, sizeof why))
         return;
     if (target == CROSSING_STUDENT)
         cr_assert_fail("%s: %s. A function must finish its GPU work before it returns: look "

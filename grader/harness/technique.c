@@ -202,8 +202,7 @@ char *sass_of_kernels(const char *sass, const char *const *names, int count)
 /* Runs the lab's functions on a text of kind; returns how many different kernels their worker
  * launched, their names in names[] (malloc'ed), and whether the driver could name them. */
 static int launched_kernels(technique_runner *run_every_function, enum text_kind kind,
-                            uint64_t seed, char **names,
-                            int max_names, bool *named)
+                            uint64_t seed, char **names, int max_names, bool *named)
 {
     struct technique_inputs inputs = {NULL, TECHNIQUE_TEXT_BYTES, NULL};
     char *text = malloc(inputs.length);
@@ -248,11 +247,11 @@ static void run_on(technique_runner *run_every_function, enum text_kind kind, ui
 /* What a run of every function with every kernel gave: its results' hashes, one a call, and
  * their counters, call h's from starts[h] to starts[h + 1]. */
 struct baseline {
-    uint64_t hashes[64];
+    uint64_t hashes[CROSSING_MAX_RESULTS];
     int hash_count;
     double *counters;
     int counter_count;
-    int starts[65];
+    int starts[CROSSING_MAX_RESULTS + 1];
 };
 
 /* Whether some call's result changes, in at least SHARE_OF_THE_WORK of its counts (the sum of
@@ -356,8 +355,8 @@ static void observe_run(technique_runner *run_every_function, uint64_t seed,
     const uint64_t *hashes = NULL;
     struct baseline *baseline = &run->baseline;
     baseline->hash_count = crossing_result_hashes(&hashes);
-    if (baseline->hash_count > 64)
-        baseline->hash_count = 64;
+    if (baseline->hash_count > CROSSING_MAX_RESULTS)
+        baseline->hash_count = CROSSING_MAX_RESULTS;
     memcpy(baseline->hashes, hashes, (size_t)baseline->hash_count * sizeof *hashes);
     const double *counters = NULL;
     const int *starts = NULL;
