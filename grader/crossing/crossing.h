@@ -102,13 +102,15 @@ double crossing_batch_run(void);
 int crossing_batch_target(void);
 
 /* A kernel launch of the student's code: its name (NULL where the driver cannot name it) and
- * shape, as its worker saw it launched (grader/crossing/worker.c). */
+ * shape, as its worker told it at the launch (grader/crossing/wire.h: never read back from the
+ * worker's memory). Launches that failed are not among them. */
 struct crossing_launch {
     const char *kernel;
     unsigned int grid[3], block[3];
 };
-/* The launches of the student's last request, in order: the first ones, up to a few dozen;
+/* The launches of the student's last request, in order: the first CROSSING_KEPT_LAUNCHES;
  * *total gets how many it made. */
+#define CROSSING_KEPT_LAUNCHES 256
 int crossing_last_launches(const struct crossing_launch **launches, int *total);
 
 /* The technique check's experiment: the student's worker launches none of these kernels (the

@@ -78,7 +78,7 @@ static struct {
     struct crossing_call pending[WIRE_MAX_CALLS];
     char *kernels[MAX_NOTED_KERNELS];
     int kernel_count;
-    struct crossing_launch launches[WIRE_MAX_LAUNCHES];
+    struct crossing_launch launches[CROSSING_KEPT_LAUNCHES];
     int launch_count, launch_total;
     char skipped[WIRE_MAX_SKIPPED][WIRE_KERNEL_NAME_SIZE];
     int skipped_count;
@@ -145,6 +145,33 @@ static void stop_worker(struct connection *worker)
         worker->ended_status = status;
 }
 
+static void note_launch(struct wire_launch_note *note);
+
+/* The worker's messages up to its answer: the student's launch notes kept as they come (the
+ * references' read past). False when the worker has ended first. */
+static bool receive_answer(enum crossing_target target, struct connection *worker,
+                           struct wire_reply *reply)
+{
+    uint32_t kind = 0;
+    while (wire_receive(worker->socket, &kind, sizeof kind)) {
+        if (kind == WIRE_ANSWER) {
+            reply->kind = kind;
+            return wire_receive(worker->socket, (unsigned char *)reply + sizeof kind,
+                                sizeof *reply - sizeof kind);
+        }
+        cr_assert(kind == WIRE_LAUNCH_NOTE, "the process running %s wrote on the grader's "
+                  "socket what its worker did not: code under test may not write there",
+                  worker_roles[target]);
+        struct wire_launch_note note = {.kind = kind};
+        if (!wire_receive(worker->socket, (unsigned char *)&note + sizeof kind,
+                          sizeof note - sizeof kind))
+            return false;
+        if (target == CROSSING_STUDENT)
+            note_launch(&note);
+    }
+    return false;
+}
+
 static void start_worker(enum crossing_target target, struct connection *worker)
 {
     const char *program = getenv(worker_variables[target]);
@@ -194,7 +221,7 @@ static void start_worker(enum crossing_target target, struct connection *worker)
                         worker_roles[target], strerror(spawned));
     /* Its first answer, before any call: whether it could be restricted. */
     struct wire_reply hello;
-    if (!wire_receive(worker->socket, &hello, sizeof hello))
+    if (!receive_answer(target, worker, &hello))
         machine_problem("the program that runs %s ended as it started%s", worker_roles[target],
                         "");
     hello.message[sizeof hello.message - 1] = '\0';
@@ -320,38 +347,25 @@ static void note_result_hashes(const struct crossing_call *calls, int count)
     }
 }
 
-/* The launches of the student's last request, names resolved (crossing_last_launches). */
-static void note_launches(const struct wire_reply *reply)
+/* A launch the student's worker told of (wire.h): its kernel's name among those noted since
+ * the test began, and its shape among the request's launches. A launch that failed ran nothing
+ * and is not one. */
+static void note_launch(struct wire_launch_note *note)
 {
-    int count = reply->launch_count < 0 ? 0 : reply->launch_count;
-    crossing.launch_total = count;
-    crossing.launch_count = count < WIRE_MAX_LAUNCHES ? count : WIRE_MAX_LAUNCHES;
-    for (int l = 0; l < crossing.launch_count; l++) {
-        const struct wire_launch *launch = &reply->launches[l];
-        const char *name = NULL;
-        if (launch->kernel >= 0 && launch->kernel < WIRE_MAX_KERNELS && launch->kernel < reply->kernel_count)
-            for (int n = 0; n < crossing.kernel_count && !name; n++)
-                if (strncmp(crossing.kernels[n], reply->kernels[launch->kernel],
-                            WIRE_KERNEL_NAME_SIZE - 1) == 0)
-                    name = crossing.kernels[n];
-        crossing.launches[l] = (struct crossing_launch){
-            name, {launch->grid[0], launch->grid[1], launch->grid[2]},
-            {launch->block[0], launch->block[1], launch->block[2]}};
-    }
-}
-
-static void note_kernels(const struct wire_reply *reply)
-{
-    for (int k = 0; k < reply->kernel_count && k < WIRE_MAX_KERNELS; k++) {
-        char name[WIRE_KERNEL_NAME_SIZE];
-        memcpy(name, reply->kernels[k], sizeof name);
-        name[sizeof name - 1] = '\0'; /* the worker's bytes: not trusted to end */
-        bool seen = false;
-        for (int n = 0; n < crossing.kernel_count && !seen; n++)
-            seen = strcmp(crossing.kernels[n], name) == 0;
-        if (!seen && crossing.kernel_count < MAX_NOTED_KERNELS)
-            crossing.kernels[crossing.kernel_count++] = strdup(name);
-    }
+    if (note->error != 0)
+        return;
+    note->kernel[sizeof note->kernel - 1] = '\0'; /* the worker's bytes: not trusted to end */
+    const char *name = NULL;
+    for (int n = 0; n < crossing.kernel_count && !name && note->kernel[0]; n++)
+        if (strcmp(crossing.kernels[n], note->kernel) == 0)
+            name = crossing.kernels[n];
+    if (!name && note->kernel[0] && crossing.kernel_count < MAX_NOTED_KERNELS)
+        name = crossing.kernels[crossing.kernel_count++] = strdup(note->kernel);
+    if (crossing.launch_count < CROSSING_KEPT_LAUNCHES)
+        crossing.launches[crossing.launch_count++] = (struct crossing_launch){
+            name, {note->grid[0], note->grid[1], note->grid[2]},
+            {note->block[0], note->block[1], note->block[2]}};
+    crossing.launch_total++;
 }
 
 /* Waits until this process's own device work is done: the worker must find the memory as this
@@ -481,15 +495,19 @@ static bool exchange(enum crossing_target target, struct connection *worker,
                      struct wire_reply *reply, double *elapsed_ms)
 {
     if (target == CROSSING_STUDENT) {
-        /* An answer it was not asked for (code under test writing on the worker's socket, to
-         * be taken for the worker's answer while its work goes on) shows here, at the latest. */
+        /* A message after the answer (code under test writing on the worker's socket, to be
+         * taken for the worker's answer while its work goes on, or a launch by a thread that
+         * outlived its call) shows here, at the latest. */
         char extra;
         cr_assert(recv(worker->socket, &extra, 1, MSG_PEEK | MSG_DONTWAIT) <= 0,
-                  "the process running your code answered a call twice: code under test may "
-                  "not write on the grader's socket");
+                  "the process running your code wrote on the grader's socket after its answer: "
+                  "code under test may not write there, nor launch a kernel once its function "
+                  "has returned");
     }
     struct wire_request sent = *request;
     sent.traceable = may_be_traceable(target);
+    if (target == CROSSING_STUDENT && request->call_count > 0)
+        crossing.launch_count = crossing.launch_total = 0; /* this request's are told anew */
     worker->traceable = sent.traceable;
     kill(worker->pid, SIGCONT);
     release_worker(worker);
@@ -498,7 +516,7 @@ static bool exchange(enum crossing_target target, struct connection *worker,
     /* A worker that has ended takes nothing: the reply's reading says how it ended. */
     (void)(wire_send(worker->socket, &sent, sizeof sent) &&
            wire_send(worker->socket, calls, request->call_count * sizeof *calls));
-    bool answered = wire_receive(worker->socket, reply, sizeof *reply);
+    bool answered = receive_answer(target, worker, reply);
     clock_gettime(CLOCK_MONOTONIC, &end);
     if (answered)
         stop_worker(worker);
@@ -531,8 +549,6 @@ static void run_calls(struct crossing_call *calls, int count, struct wire_reply 
                        worker_roles[target], how);
     }
     if (target == CROSSING_STUDENT) {
-        note_kernels(reply);
-        note_launches(reply);
         if (crossing.recording_results && !crossing.batching)
             note_result_hashes(calls, count);
     }

@@ -14,12 +14,10 @@
 
 #define WIRE_MAGIC 0x6B726F77u /* "work" */
 #define WIRE_MAX_CALLS 64
-#define WIRE_MAX_KERNELS 16
 #define WIRE_KERNEL_NAME_SIZE 256
 #define WIRE_MESSAGE_SIZE 1536
 
 #define WIRE_MAX_FREED 16
-#define WIRE_MAX_LAUNCHES 32
 #define WIRE_MAX_SKIPPED 4
 
 /* A request: this header, then call_count struct crossing_call. */
@@ -51,22 +49,28 @@ enum wire_status {
                           default stream does not wait for */
 };
 
-/* One kernel launch: its shape, and its name's place in kernels[] (-1: not named). */
-struct wire_launch {
+/* What the worker writes on the socket while it serves a request: a note of each kernel launch,
+ * sent by the launch's own wrap as the launch returns, then one answer. What the test process
+ * knows of the launches comes from these notes alone, read as they arrive: nothing in the
+ * worker's memory, which the code under test can change, is read back for it. Every message
+ * starts with its kind. */
+enum wire_message_kind {
+    WIRE_LAUNCH_NOTE = 0x6E75616Cu, /* "laun" */
+    WIRE_ANSWER = 0x77736E61u,      /* "answ" */
+};
+
+struct wire_launch_note {
+    uint32_t kind; /* WIRE_LAUNCH_NOTE */
     uint32_t grid[3], block[3];
-    int32_t kernel;
+    int32_t error;                      /* what the launch call returned (a cudaError_t) */
+    char kernel[WIRE_KERNEL_NAME_SIZE]; /* the driver's name; "" where it cannot name it */
 };
 
 struct wire_reply {
+    uint32_t kind; /* WIRE_ANSWER */
     int32_t status;
     char message[WIRE_MESSAGE_SIZE];
     unsigned char result[CROSSING_RESULT_SIZE]; /* the last call's result */
-    int32_t kernel_count;                       /* the kernels launched during the request */
-    int32_t kernels_named;                      /* 0: the driver could not name them (the
-                                                   test process asks its own driver instead) */
-    char kernels[WIRE_MAX_KERNELS][WIRE_KERNEL_NAME_SIZE];
-    int32_t launch_count; /* every launch of the request, of which the first WIRE_MAX_LAUNCHES */
-    struct wire_launch launches[WIRE_MAX_LAUNCHES];
 };
 
 /* The whole of size bytes, or false when the other end has gone. */

@@ -1,6 +1,7 @@
 /* The worker: the process that runs the code under test (the student's object, or the
  * references), one call at a time, for one test process (proxy.c). It answers each request
- * once every call has returned and its device is idle, saying which kernels ran.
+ * once every call has returned and its device is idle; each kernel launch is told as it returns
+ * (wire.h).
  *
  * Its state (the request being run, what the proxy's memory maps to here) is this program's
  * own, held in one place: the kernel-launch hook and cuda_check's hook reach it from inside the
@@ -62,6 +63,7 @@ static struct {
     struct open_allocation allocations[MAX_OPEN_ALLOCATIONS];
     int allocation_count;
     struct wire_reply reply;
+    struct wire_launch_note launch_note; /* the last one sent: what it says is already told */
     bool answered;
     bool cuda_usable; /* false on a machine without a GPU: host functions only */
     const struct wire_request *request; /* being served: its kernels not to launch */
@@ -71,6 +73,7 @@ static struct {
 
 static void send_reply(void)
 {
+    worker.reply.kind = WIRE_ANSWER;
     if (!wire_send(WIRE_SOCKET_FD, &worker.reply, sizeof worker.reply))
         exit(EXIT_FAILURE); /* the test process is gone */
     worker.answered = true;
@@ -140,85 +143,84 @@ static bool skipped(const char *name)
     return false;
 }
 
-/* The kernel's name among the request's (its index, or -1), and its launch's shape; false when
- * the request asks for this kernel not to be launched (the wrap then returns without it). */
-static bool note_launch(const char *name, dim3 grid, dim3 block)
+/* Tells the test process of a launch as it returns, before the code that made it runs again:
+ * what the note says cannot be taken back from this process's memory. */
+static cudaError_t tell_launch(const char *name, dim3 grid, dim3 block, cudaError_t launched)
 {
-    if (skipped(name))
-        return false;
-    struct wire_reply *reply = &worker.reply;
-    int index = -1;
-    if (!name) {
-        reply->kernels_named = 0;
-    } else {
-        for (int k = 0; k < reply->kernel_count && index < 0; k++)
-            if (strncmp(reply->kernels[k], name, WIRE_KERNEL_NAME_SIZE - 1) == 0)
-                index = k;
-        if (index < 0 && reply->kernel_count < WIRE_MAX_KERNELS) {
-            index = reply->kernel_count++;
-            snprintf(reply->kernels[index], WIRE_KERNEL_NAME_SIZE, "%s", name);
-        }
-    }
-    if (reply->launch_count < WIRE_MAX_LAUNCHES)
-        reply->launches[reply->launch_count] = (struct wire_launch){
-            {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, index};
-    reply->launch_count++;
-    return true;
+    worker.launch_note = (struct wire_launch_note){
+        WIRE_LAUNCH_NOTE, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, (int32_t)launched,
+        ""};
+    snprintf(worker.launch_note.kernel, sizeof worker.launch_note.kernel, "%s", name ? name : "");
+    if (!wire_send(WIRE_SOCKET_FD, &worker.launch_note, sizeof worker.launch_note))
+        exit(EXIT_FAILURE); /* the test process is gone */
+    return launched;
 }
 
 #if CUDART_VERSION >= 13000
-static bool note_launch_of_handle(cudaKernel_t kernel, dim3 grid, dim3 block)
+static const char *name_of_handle(cudaKernel_t kernel)
 {
     const char *name = NULL;
     if (worker.name_kernel)
         worker.name_kernel(&name, (void *)kernel);
-    return note_launch(name, grid, block);
+    return name;
 }
 
 cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **arguments,
                                       size_t shared_bytes, cudaStream_t stream)
 {
-    if (!note_launch_of_handle(kernel, grid, block))
+    const char *name = name_of_handle(kernel);
+    if (skipped(name))
         return cudaSuccess;
-    return __real___cudaLaunchKernel(kernel, grid, block, arguments, shared_bytes, stream);
+    return tell_launch(name, grid, block,
+                       __real___cudaLaunchKernel(kernel, grid, block, arguments, shared_bytes,
+                                                 stream));
 }
 
 cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block,
                                            void **arguments, size_t shared_bytes,
                                            cudaStream_t stream)
 {
-    if (!note_launch_of_handle(kernel, grid, block))
+    const char *name = name_of_handle(kernel);
+    if (skipped(name))
         return cudaSuccess;
-    return __real___cudaLaunchKernel_ptsz(kernel, grid, block, arguments, shared_bytes, stream);
+    return tell_launch(name, grid, block,
+                       __real___cudaLaunchKernel_ptsz(kernel, grid, block, arguments,
+                                                      shared_bytes, stream));
 }
 #endif
 
 /* Where the lookup fails, so does the launch of that function, whose error the code sees: the
  * runtime's last error is left as the launch leaves it, never cleared here. */
-static bool note_launch_of_function(const void *host_function, dim3 grid, dim3 block)
+static const char *name_of_function(const void *host_function)
 {
     const char *name = NULL;
     cudaFunction_t function = NULL;
     if (worker.name_function && cudaGetFuncBySymbol(&function, host_function) == cudaSuccess)
         worker.name_function(&name, function);
-    return note_launch(name, grid, block);
+    return name;
 }
 
 cudaError_t __wrap_cudaLaunchKernel(const void *function, dim3 grid, dim3 block, void **arguments,
                                     size_t shared_bytes, cudaStream_t stream)
 {
-    if (!note_launch_of_function(function, grid, block))
+    const char *name = name_of_function(function);
+    if (skipped(name))
         return cudaSuccess;
-    return __real_cudaLaunchKernel(function, grid, block, arguments, shared_bytes, stream);
+    return tell_launch(name, grid, block,
+                       __real_cudaLaunchKernel(function, grid, block, arguments, shared_bytes,
+                                               stream));
 }
 
 cudaError_t __wrap_cudaLaunchKernel_ptsz(const void *function, dim3 grid, dim3 block,
                                          void **arguments, size_t shared_bytes,
                                          cudaStream_t stream)
 {
-    if (!note_launch_of_function(function, grid, block))
+    const char *name = name_of_function(function);
+    if (skipped(name))
         return cudaSuccess;
-    return __real_cudaLaunchKernel_ptsz(function, grid, block, arguments, shared_bytes, stream);
+    return tell_launch(name, grid, block,
+                       __real_cudaLaunchKernel_ptsz(function, grid, block, arguments,
+                                                    shared_bytes, stream));
 }
 
 /* ---- streams the default stream does not wait for: the contract's result must not be there ---- */
@@ -388,7 +390,6 @@ static const struct crossing_entry *entry_named(const char *function)
 static void serve(const struct wire_request *request)
 {
     memset(&worker.reply, 0, sizeof worker.reply);
-    worker.reply.kernels_named = 1;
     worker.answered = false;
     map_shared_memory(request->shared_bytes);
     if (request->shared_bytes && !worker.shared) {

@@ -33,7 +33,8 @@ static void check_shapes(const char *function_name, count_launcher *launch,
         snprintf(where, sizeof where, "%s with %u blocks of %u threads", function_name,
                  shape.blocks, shape.threads_per_block);
         /* One thread a count: a kernel of fewer threads that adds more is not the lab. */
-        if (!expect_launched_in_blocks_of(where, shape.threads_per_block, shape.blocks))
+        struct launch_shape_rule rule = {shape.threads_per_block, shape.blocks, true};
+        if (!expect_launched_in_shape(where, rule))
             wrong++;
         if (count == threads)
             continue;
@@ -66,8 +67,11 @@ void check_small_counts(const char *function_name, count_launcher *launch)
 }
 
 /* One launch of the slides' count takes well under a millisecond: a timed run makes this many,
- * each into a counter of its own, sent to the worker together (speed.h). */
-#define LAUNCHES_PER_RUN 32
+ * each into a counter of its own, sent to the worker together (speed.h), and there are at least
+ * COUNT_TIMED_RUNS runs. With runs of 32 launches and 10 runs, the reference graded as itself
+ * read 0.976 to 1.048 (H100, seeds 1-5, docs/results/h100/ratio-sweep-2026-11-25b.log). */
+#define LAUNCHES_PER_RUN MAX_TIMED_CALLS
+#define COUNT_TIMED_RUNS 31
 
 static const unsigned long long SLIDES_THREADS =
     (unsigned long long)SLIDES_BLOCKS * SLIDES_THREADS_PER_BLOCK;
@@ -105,8 +109,8 @@ static void call_count_contender(const void *context, const void *input, uint64_
 static bool launches_of_the_slides(const void *context, int calls, char *why, size_t why_size)
 {
     (void)context;
-    return launched_each_call_in_blocks_of(calls, SLIDES_THREADS_PER_BLOCK, SLIDES_BLOCKS, why,
-                                           why_size);
+    struct launch_shape_rule rule = {SLIDES_THREADS_PER_BLOCK, SLIDES_BLOCKS, true};
+    return launched_each_call_in_shape(calls, rule, why, why_size);
 }
 
 void report_count_speed(const struct count_contender *contenders, int count, int baseline_index)
@@ -114,6 +118,7 @@ void report_count_speed(const struct count_contender *contenders, int count, int
     cr_assert(count <= 8, "report_count_speed: at most 8 contenders");
     struct speed_workload workload = {
         .element_name = "launch", .result_counters = 1, .default_calls = LAUNCHES_PER_RUN,
+        .min_timed_runs = COUNT_TIMED_RUNS,
         .result_initial_byte = 0, .input_count = 1, .expected_without_input = expected_count,
         .result_is_right = exact_count};
     struct timed_contender timed[8];

@@ -119,56 +119,71 @@ void take_turn_with_gpu_memory(uint64_t bytes)
     }
 }
 
-static bool launched_in_blocks_of(const struct crossing_launch *launch,
-                                  unsigned int threads_per_block, unsigned int blocks)
+static bool launched_in_shape(const struct crossing_launch *launch, struct launch_shape_rule rule)
 {
     bool one_dimensional = launch->grid[1] == 1 && launch->grid[2] == 1 &&
                            launch->block[1] == 1 && launch->block[2] == 1;
-    return one_dimensional && launch->block[0] == threads_per_block &&
-           (blocks == 0 || launch->grid[0] == blocks);
+    return one_dimensional && launch->block[0] == rule.threads_per_block &&
+           (rule.blocks == 0 || launch->grid[0] == rule.blocks);
 }
 
-bool launched_each_call_in_blocks_of(int calls, unsigned int threads_per_block,
-                                     unsigned int blocks, char *why, size_t why_size)
+/* Whether the last request's launches keep the rule for `calls` calls. A launch of another
+ * shape beside those in shape (a cheaper kernel doing the work) breaks it as much as one in
+ * their place. */
+static bool launches_keep(int calls, struct launch_shape_rule rule, int *in_shape, int *total)
 {
     const struct crossing_launch *launches = NULL;
-    int total = 0, kept = crossing_last_launches(&launches, &total), in_shape = 0;
+    int kept = crossing_last_launches(&launches, total);
+    *in_shape = 0;
     for (int l = 0; l < kept; l++)
-        in_shape += launched_in_blocks_of(&launches[l], threads_per_block, blocks);
-    /* Of the launches kept (the first few dozen), each call's share must be in the shape. */
-    if (total > 0 && (uint64_t)in_shape * (uint64_t)total >= (uint64_t)calls * (uint64_t)kept)
+        *in_shape += launched_in_shape(&launches[l], rule);
+    return *in_shape == *total && (rule.one_each ? *total == calls : *total >= calls);
+}
+
+static void describe_rule(struct launch_shape_rule rule, char *text, size_t size)
+{
+    char grid[48] = "blocks of ";
+    if (rule.blocks)
+        snprintf(grid, sizeof grid, "%u blocks of ", rule.blocks);
+    snprintf(text, size, "%s%u threads a block", grid, rule.threads_per_block);
+}
+
+bool launched_each_call_in_shape(int calls, struct launch_shape_rule rule, char *why,
+                                 size_t why_size)
+{
+    int in_shape = 0, total = 0;
+    if (launches_keep(calls, rule, &in_shape, &total))
         return true;
-    snprintf(why, why_size, "of the first %d of its %d launches for %d calls, %d were in %u "
-             "blocks of %u threads a block, as the contract asks: every call must launch one "
-             "thread a count, timed or not", kept, total, calls, in_shape, blocks,
-             threads_per_block);
+    char asked[96];
+    describe_rule(rule, asked, sizeof asked);
+    snprintf(why, why_size, "it made %d launches for %d calls, %d of them in %s, as the "
+             "contract asks: %s a call, timed or not", total, calls, in_shape, asked,
+             rule.one_each ? "exactly one such launch" : "at least one launch, all such");
     return false;
 }
 
-bool expect_launched_in_blocks_of(const char *where, unsigned int threads_per_block,
-                                  unsigned int blocks)
+bool expect_launched_in_shape(const char *where, struct launch_shape_rule rule)
 {
+    int in_shape = 0, total = 0;
+    if (launches_keep(1, rule, &in_shape, &total))
+        return true;
     const struct crossing_launch *launches = NULL;
-    int total = 0, kept = crossing_last_launches(&launches, &total);
+    int kept = crossing_last_launches(&launches, &total);
     char seen[600] = "";
     size_t used = 0;
-    for (int l = 0; l < kept; l++) {
-        const struct crossing_launch *launch = &launches[l];
-        if (launched_in_blocks_of(launch, threads_per_block, blocks))
-            return true;
-        if (used < sizeof seen - 80)
-            used += (size_t)snprintf(seen + used, sizeof seen - used, "%s(%u,%u,%u) x (%u,%u,%u)",
-                                     l ? ", " : "", launch->grid[0], launch->grid[1],
-                                     launch->grid[2], launch->block[0], launch->block[1],
-                                     launch->block[2]);
-    }
-    char asked[64] = "";
-    if (blocks)
-        snprintf(asked, sizeof asked, "%u blocks of ", blocks);
-    cr_expect_fail("%s: no kernel was launched in %s%u threads a block, as the contract asks "
-                   "(launched: %s%s): the launch shape is part of the lab, not only the result",
-                   where, asked, threads_per_block, total ? seen : "no kernel",
-                   total > kept ? ", ..." : "");
+    int shown = 0;
+    for (; shown < kept && used < sizeof seen - 80; shown++)
+        used += (size_t)snprintf(seen + used, sizeof seen - used, "%s(%u,%u,%u) x (%u,%u,%u)",
+                                 shown ? ", " : "", launches[shown].grid[0],
+                                 launches[shown].grid[1], launches[shown].grid[2],
+                                 launches[shown].block[0], launches[shown].block[1],
+                                 launches[shown].block[2]);
+    char asked[96];
+    describe_rule(rule, asked, sizeof asked);
+    cr_expect_fail("%s: %s in %s, as the contract asks, was not what ran (launched: %s%s): the "
+                   "launch shape is part of the lab, not only the result", where,
+                   rule.one_each ? "one launch" : "every launch", asked,
+                   total ? seen : "no kernel", shown < total ? ", ..." : "");
     return false;
 }
 

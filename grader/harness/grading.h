@@ -61,16 +61,19 @@ void take_turn_with_gpu_memory(uint64_t bytes);
 /* malloc for a test: fails the test, naming the size, when the host has no memory for it. */
 void *grading_malloc(uint64_t bytes);
 
-/* The launch shape a contract asks for (the count labs' one thread a count, lab 9 part A's
- * threads_per_block): true when a kernel of the student's last call was launched in 1-D blocks
- * of threads_per_block threads (and, unless blocks is 0, a 1-D grid of blocks); otherwise the
- * test fails here, saying what was launched. */
-/* The same on a timed run of `calls` calls: whether each call launched a kernel in that shape
- * (its share of the launches kept); if not, false and why. */
-bool launched_each_call_in_blocks_of(int calls, unsigned int threads_per_block,
-                                     unsigned int blocks, char *why, size_t why_size);
-bool expect_launched_in_blocks_of(const char *where, unsigned int threads_per_block,
-                                  unsigned int blocks);
+/* The launch shape a contract asks for (the count labs' one launch of one thread a count, lab 9
+ * part A's blocks of threads_per_block): every launch of the student's last request in 1-D
+ * blocks of threads_per_block threads (and, unless blocks is 0, a 1-D grid of blocks), at least
+ * one a call, and exactly one where one_each. The launches are the worker's notes (crossing.h).
+ * On a timed run of `calls` calls: true, or false and why. */
+struct launch_shape_rule {
+    unsigned int threads_per_block, blocks;
+    bool one_each;
+};
+bool launched_each_call_in_shape(int calls, struct launch_shape_rule rule, char *why,
+                                 size_t why_size);
+/* On a correctness call: true, or the test fails here, saying what was launched. */
+bool expect_launched_in_shape(const char *where, struct launch_shape_rule rule);
 
 /* For the points a course gives for speed: records, for the results model, your time and
  * the reference's on one input. */

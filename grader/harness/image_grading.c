@@ -641,7 +641,7 @@ static void check_case(const char *function_name, const struct pixel_format *for
         if (threads_per_block && count > 0 && run == 0) {
             char where[256];
             snprintf(where, sizeof where, "%s on %s", function_name, image_case->name);
-            expect_launched_in_blocks_of(where, threads_per_block, 0);
+            expect_launched_in_shape(where, (struct launch_shape_rule){threads_per_block, 0, false});
         }
         CUDA_CHECK(cudaDeviceSynchronize()); /* a fault inside the kernel surfaces here */
         CUDA_CHECK(cudaGetLastError());
@@ -820,6 +820,15 @@ static void open_image_input(const struct speed_workload *workload, int index, c
     }
 }
 
+/* Part A's timed runs launch in the caller's blocks, as its correctness calls must. */
+static bool launches_of_the_callers_blocks(const void *context, int calls, char *why,
+                                           size_t why_size)
+{
+    const struct image_contender *contender = context;
+    struct launch_shape_rule rule = {contender->threads_per_block, 0, false};
+    return launched_each_call_in_shape(calls, rule, why, why_size);
+}
+
 static void call_image_contender(const void *context, const void *pixels, uint64_t count,
                                  unsigned long long *bins)
 {
@@ -860,7 +869,10 @@ void report_image_speed(bool small_pixels, uint64_t call_bytes,
                                             .student = contenders[c].student,
                                             .calls = contenders[c].calls,
                                             .call = call_image_contender,
-                                            .context = &contenders[c]};
+                                            .context = &contenders[c],
+                                            .launches_are_right = contenders[c].small
+                                                                      ? launches_of_the_callers_blocks
+                                                                      : NULL};
     static struct speed_results results;
     time_contenders(&workload, timed, count, &results);
 

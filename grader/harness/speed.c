@@ -340,10 +340,18 @@ int speed_default_calls(uint64_t call_bytes)
     return calls < 1 ? 1 : calls > MAX_DEFAULT_CALLS ? MAX_DEFAULT_CALLS : (int)calls;
 }
 
+/* GRADE_RUNS, raised to the workload's fewest and to TIMING_MIN_RUNS. */
+static int timed_runs_of(const struct speed_workload *workload)
+{
+    int runs = grading_options().timed_runs;
+    if (runs < workload->min_timed_runs)
+        runs = workload->min_timed_runs;
+    return runs < TIMING_MIN_RUNS ? TIMING_MIN_RUNS : runs;
+}
+
 void print_timing_method(const struct speed_workload *workload,
                          const struct timed_contender *contenders, int count)
 {
-    struct grading_options options = grading_options();
     struct gpu_facts gpu = gpu_facts();
     int calls = workload->default_calls;
     for (int c = 0; c < count; c++)
@@ -355,7 +363,7 @@ void print_timing_method(const struct speed_workload *workload,
            "grader has read back every result right; your functions are timed alone, between "
            "two phases of the references and the copy\n",
            gpu.name, gpu.major, gpu.minor, gpu.multiprocessors, gpu.l2_cache_bytes >> 20,
-           options.timed_runs, calls, calls == 1 ? "" : "s");
+           timed_runs_of(workload), calls, calls == 1 ? "" : "s");
 }
 
 void time_contenders(const struct speed_workload *workload, const struct timed_contender *contenders,
@@ -364,7 +372,7 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
     struct grading_options options = grading_options();
     cr_assert(count < MAX_TIMED_CONTENDERS && workload->input_count <= MAX_TIMED_INPUTS,
               "grader defect: too many contenders or inputs to time");
-    const int timed_runs = options.timed_runs < TIMING_MIN_RUNS ? TIMING_MIN_RUNS : options.timed_runs;
+    const int timed_runs = timed_runs_of(workload);
     const int before_runs = timed_runs / 2;
     memset(results, 0, sizeof *results);
     results->input_count = workload->input_count;

@@ -51,8 +51,9 @@ struct timed_contender {
     bool (*result_is_right)(const unsigned long long *got, const unsigned long long *expected,
                             unsigned int counters);
     /* Whether the launches of the student's timed run of `calls` calls have the contract's
-     * shape (the count labs' one thread a count); NULL: no shape asked. Checked on every timed
-     * run, so that no launch is in the contract's shape only where not timed. */
+     * shape (the count labs' one launch of one thread a count, lab 9 part A's caller's blocks),
+     * as its worker told them at each launch (crossing.h); NULL: no shape asked. Checked on
+     * every timed run, so that no launch is in the contract's shape only where not timed. */
     bool (*launches_are_right)(const void *context, int calls, char *why, size_t why_size);
 };
 
@@ -63,6 +64,9 @@ struct speed_workload {
     uint64_t elements;            /* a call's input: elements of the format; 0: no input */
     unsigned int result_counters; /* a call's result */
     int default_calls;
+    /* The fewest timed runs: a workload whose runs last a few milliseconds needs more of them
+     * for a median that holds still (GRADE_RUNS may ask for more). 0: TIMING_MIN_RUNS. */
+    int min_timed_runs;
     unsigned char result_initial_byte; /* what a result holds before the call: poison, or 0 */
     int input_count;
     /* Names input `index` and makes its source (timed_inputs.h); NULL with no inputs. */
