@@ -24,7 +24,7 @@ struct count_contender {
     enum count_kind kind; /* a racy count is checked to lie in [1, threads], not to be exact */
 };
 
-/* Times the contenders on the slides' launch, alternating, and prints a table of count, time,
+/* Times the contenders on the slides' launch (speed.h), and prints a table of count, time,
  * and speed relative to contender baseline_index. Fails the test if a timed run of an exact
  * contender miscounted. By convention the student's launcher comes first and the lab's
  * reference last: their times are recorded for the course's speed points. */

@@ -307,21 +307,23 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
     return elapsed;
 }
 
-/* The runs of one phase on one input: a warm-up first, then the timed runs, the members
- * alternating run by run. samples[m][r] gets timed run r's time. Every run of every contender
- * makes inputs of its own (its seed names the contender, the input and the run), while every
- * worker is held (or in memory of its own, where none can be), by the same steps just before
- * its clock starts: no function can hand back an answer it gave another function, and a run
- * never finds its inputs made by other steps than another's (identical code must read 1.00).
- * contender[m] is member m's index among all contenders. */
+/* The runs of one phase on one input, member by member: a warm-up, then the member's timed runs
+ * back to back, so that every timed run follows a run of the same code, in the student's phase
+ * and in the references' alike (alternated run by run, the lab 3 reference followed the lab 2
+ * reference's 50 ms of atomics on one address and read 2-4% slower than the same code timed
+ * alone: docs/results/h100/ratio-sweep-2026-11-25c.log). samples[m][r] gets timed run r's time.
+ * Every run of every contender makes inputs of its own (its seed names the contender, the input
+ * and the run), while every worker is held (or in memory of its own, where none can be), by the
+ * same steps just before its clock starts: no function can hand back an answer it gave another
+ * function, and a run never finds its inputs made by other steps than another's (identical code
+ * must read 1.00). contender[m] is member m's index among all contenders. */
 static void run_phase(struct phase_memory *memory, const struct timed_contender *const *members,
                       const bool *is_copy, const int *contender, uint64_t grading_seed, int input,
                       int first_run, int timed_runs, double **samples, int *wrong,
                       unsigned long long (*shown)[4])
 {
-    for (int run = -1; run < timed_runs; run++) {
-        for (int step = 0; step < memory->member_count; step++) {
-            int m = (step + (run < 0 ? 0 : run)) % memory->member_count;
+    for (int m = 0; m < memory->member_count; m++)
+        for (int run = -1; run < timed_runs; run++) {
             uint64_t seed = run_seed(grading_seed, contender[m], input,
                                      run < 0 ? 0 : first_run + run + 1);
             bool right = true;
@@ -331,7 +333,6 @@ static void run_phase(struct phase_memory *memory, const struct timed_contender 
             if (run >= 0)
                 samples[m][run] = ms;
         }
-    }
 }
 
 int speed_default_calls(uint64_t call_bytes)

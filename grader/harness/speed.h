@@ -6,8 +6,10 @@
  *   and in a phase after the student's, which times the student's functions alone. The
  *   student's worker is started for its phase and ended (its process killed, its CUDA context
  *   with it) before anything else is timed: whatever its code leaves running on the GPU slows
- *   only itself. Within a phase the contenders alternate run by run (timing.h). A trusted
- *   contender's time is the median of its runs of both phases, which bracket the student's.
+ *   only itself. Within a phase each contender has its warm-up and its runs back to back, so
+ *   that every timed run follows a run of the same code, whoever's it is (speed.c, run_phase).
+ *   A trusted contender's time is the median of its runs of both phases, which bracket the
+ *   student's.
  * - Inputs of its own. Every run of every contender gets new inputs, made on the GPU by the
  *   grader just before its clock starts, from a seed of that contender's run
  *   (common/timed_inputs.h): no code can see an input before its run starts, or reuse an answer
