@@ -69,9 +69,11 @@ void check_small_counts(const char *function_name, count_launcher *launch)
 /* One launch of the slides' count takes well under a millisecond: a timed run makes this many,
  * each into a counter of its own, sent to the worker together (speed.h), and there are at least
  * COUNT_TIMED_RUNS runs. With runs of 32 launches and 10 runs, the reference graded as itself
- * read 0.976 to 1.048 (H100, seeds 1-5, docs/results/h100/ratio-sweep-2026-11-25b.log). */
+ * read 0.976 to 1.048 (H100, seeds 1-5, docs/results/h100/ratio-sweep-2026-11-25b.log); with 64
+ * and 31, lab 1's racy count (whose time varies with how its races fall) 0.994 to 1.026 (H200,
+ * docs/results/h200/ratio-sweep-2026-11-25.log). */
 #define LAUNCHES_PER_RUN MAX_TIMED_CALLS
-#define COUNT_TIMED_RUNS 31
+#define COUNT_TIMED_RUNS 61
 
 static const unsigned long long SLIDES_THREADS =
     (unsigned long long)SLIDES_BLOCKS * SLIDES_THREADS_PER_BLOCK;
