@@ -47,6 +47,8 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
 
+from json_files import read_json_strictly as read_json, read_text_strictly as read_text
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 JUNIT_XSD = os.path.join(HERE, "schemas", "junit-10.xsd")
 RESULTS_SCHEMA = os.path.join(HERE, "schemas", "gradescope-results.schema.json")
@@ -122,37 +124,6 @@ def report(kind, path, what, problems):
         print(f"{description:<{WIDTH}} fail: {one_line('; '.join(problems))}", flush=True)
     else:
         print(f"{description:<{WIDTH}} pass", flush=True)
-
-
-def read_text(path):
-    """The file as text; raises ValueError with the reason when it is not UTF-8 or is missing."""
-    try:
-        with open(path, "rb") as stream:
-            data = stream.read()
-    except OSError as error:
-        raise ValueError(f"cannot read: {error.strerror}")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ValueError(f"not UTF-8 at byte {error.start}")
-
-
-def read_json(path):
-    """Loads JSON as a strict consumer would: UTF-8, no NaN or Infinity, no key given twice."""
-    def no_constant(name):
-        raise ValueError(f"{name} is not JSON")
-
-    def no_repeats(pairs):
-        keys = [key for key, _ in pairs]
-        repeated = sorted({key for key in keys if keys.count(key) > 1})
-        if repeated:
-            raise ValueError(f"key {repeated[0]!r} given twice")
-        return dict(pairs)
-    text = read_text(path)
-    try:
-        return json.loads(text, parse_constant=no_constant, object_pairs_hook=no_repeats)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"not JSON: {error}")
 
 
 def schema_problems(document, schema):

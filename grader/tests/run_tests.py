@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 sys.path.insert(0, os.path.join(ROOT, "grader"))
 import grade_times  # noqa: E402 (make bench-grade's table, tested here; its GPU probe, used here)
 import labs as lab_manifest  # noqa: E402 (the lab manifest, grader/labs.mk)
+from json_files import read_json  # noqa: E402 (grader/tests: the tests' one way to read JSON)
 WORK = os.path.join(ROOT, "build", "test")
 PARTS = ("unit cli checks toolkit docs labs limits variants exploits reports dist notebook gradescope class "
          "slurm sanitize").split()
@@ -61,14 +62,6 @@ def run(command, cwd=ROOT, env=None, timeout=1800, log=None):
         with open(log, "w") as out:
             out.write(output)
     return result.returncode, output
-
-
-def read_json(path):
-    try:
-        with open(path) as file:
-            return json.load(file)
-    except (OSError, ValueError):
-        return None
 
 
 def grade(lab, *options, name, timeout=1800, cwd=ROOT):

@@ -8,22 +8,15 @@ real Slurm of one node (local_slurm.py), which has no GPU here, as a login node 
 - a job cancelled before it grades: exit 4, naming the job and its state.
 Each check is (description, status, detail) for run_tests.py to count.
 """
-import json
 import os
 import re
 import subprocess
 import time
 
+from json_files import read_json
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.path.join(ROOT, "grader", "tests", "report-fixtures")
-
-
-def read_json(path):
-    try:
-        with open(path) as file:
-            return json.load(file)
-    except (OSError, ValueError):
-        return None
 
 
 def grade(cluster, work, name, arguments, sbatch):
