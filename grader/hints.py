@@ -135,21 +135,40 @@ def todo_name(todo):
     return f"TODO {numbers[0]}" if len(numbers) == 1 else f"TODOs {numbers[0]} to {numbers[-1]}"
 
 
-def first_unsolved(todos, outcomes):
-    """(section, why) of the first TODO whose tests have not all passed, or (None, None)."""
+def unsolved(todos, outcomes):
+    """(section, why, failed) of every TODO whose tests have not all passed, in order: failed
+    when the last grading failed one of them, not when they were not run (no GPU here) or never
+    graded."""
     for number in sorted(todos):
         tests = matching(todos[number]["tests"], outcomes)
         if not tests:
-            return number, "the first TODO not yet done: your gradings have not run its tests"
+            yield number, "the first TODO not yet done: your gradings have not run its tests", False
+            continue
         failed = [test for test in tests if outcomes[test] == "failed"]
         not_run = [test for test in tests if outcomes[test] == "not run"]
         if failed:
             more = f" and {len(failed) - 1} more of its tests" if len(failed) > 1 else ""
-            return number, f"the first TODO not yet done: your last grading failed {failed[0]}{more}"
-        if not_run:
-            return number, (f"the first TODO not yet shown done: {not_run[0]} was not run (a GPU "
-                            "test, on a machine without one?)")
-    return None, None
+            yield (number, f"the first TODO not yet done: your last grading failed {failed[0]}{more}",
+                   True)
+        elif not_run:
+            yield number, (f"the first TODO not yet shown done: {not_run[0]} was not run (a GPU "
+                           "test, on a machine without one?)"), False
+
+
+def next_to_hint(todos, outcomes, seen):
+    """(section, why) of the TODO whose hint comes next, or (None, None) when every TODO is
+    shown done. It is the first TODO not shown done, unless every hint of it has been seen and
+    no grading failed it (its tests not run, on a machine without a GPU): then the next such
+    TODO with hints left, so that a student without a GPU is not held at one TODO."""
+    first = None
+    for number, why, failed in unsolved(todos, outcomes):
+        first = first or (number, why)
+        if failed or seen.get(str(number), 0) < len(todos[number]["hints"]):
+            if (number, why) != first:
+                why = (f"{todo_name(todos[first[0]])}'s hints are all seen and its tests have not "
+                       "run here: the next TODO not yet shown done")
+            return number, why
+    return first if first else (None, None)
 
 
 def show_hint(lab, todo_choice, root):
@@ -175,7 +194,7 @@ def show_hint(lab, todo_choice, root):
             return 2
         why = "as asked"
     else:
-        number, why = first_unsolved(todos, state["tests"])
+        number, why = next_to_hint(todos, state["tests"], state["seen"])
         if number is None:
             print(f"{short}: your last gradings passed the tests of every TODO: no hint needed. "
                   f"./grade {short} --hint=N shows the hints of TODO N.")

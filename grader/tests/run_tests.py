@@ -705,6 +705,21 @@ def part_docs_hints():
     said = "was not run" in output and "failed" not in output
     tally.check("hints: a test that could not run is said not run, not failed", "pass" if said else "fail",
                 "" if said else output.strip()[:200])
+    # Without a GPU no test runs: once every hint of TODO 1 is seen, the next ones are TODO 2's
+    # (a failed TODO 1 keeps its last hint: the student has work to do there).
+    not_run = ("TAP version 13\n1..2\nnot ok 1 - part_a/x\n# not run: needs a GPU\n"
+               "not ok 2 - part_b/y\n# not run: needs a GPU\n")
+    for description, tap, expected_last in (
+            ("tests not run: on to the next TODO", not_run,
+             "lab1, TODOs 2 to 3 (second), hint 1 of 1: the idea"),
+            ("a failed TODO keeps its last hint", passed_a.replace("ok 1", "not ok 1", 1),
+             "lab1, TODO 1 (first), hint 2 of 2: the API")):
+        make_tree(hints, skeleton, tap)
+        shown = [hint("lab1")[1].splitlines()[0] for _ in range(3)]
+        expected = ["lab1, TODO 1 (first), hint 1 of 2: the idea",
+                    "lab1, TODO 1 (first), hint 2 of 2: the API", expected_last]
+        tally.check(f"hints: every hint of a TODO seen, {description}",
+                    "pass" if shown == expected else "fail", "" if shown == expected else f"shown: {shown}")
     make_tree(hints, skeleton, passed_a.replace("not ok 2", "ok 2"))
     output = hint("lab1")[1]
     tally.check("hints: none when every TODO's tests passed", "pass" if "no hint needed" in output else "fail",
