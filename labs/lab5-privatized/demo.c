@@ -8,6 +8,7 @@ int main(int argc, char **argv)
     const struct demo_entry entries[] = {
         {"lab5_histogram_private_global", lab5_histogram_private_global},
         {"lab5_histogram_private_shared", lab5_histogram_private_shared},
+        {"lab5_histogram_reduced", lab5_histogram_reduced},
     };
-    return run_histogram_demo(argc, argv, entries, 2);
+    return run_histogram_demo(argc, argv, entries, 3);
 }
