@@ -101,6 +101,9 @@ double crossing_batch_run(void);
  * that a contender's calls go where its phase says); -1 when none is queued. */
 int crossing_batch_target(void);
 
+/* The longest kernel name a launch note holds (longer ones are cut). */
+#define CROSSING_KERNEL_NAME_MAX 255
+
 /* A kernel launch of the student's code: its name (NULL where the driver cannot name it) and
  * shape, as its worker told it at the launch (grader/crossing/wire.h: never read back from the
  * worker's memory). Launches that failed are not among them. */

@@ -166,6 +166,23 @@ static void kernel_identifier(const char *name, char *out, size_t size)
     out[length] = '\0';
 }
 
+static bool is_mangled(const char *name)
+{
+    return strncmp(name, "_Z", 2) == 0;
+}
+
+/* Two mangled names are one kernel only when equal: their identifiers alone would make a
+ * kernel never launched, in a namespace of its own or with other parameters, one with the
+ * kernel that ran. A launched name as long as a launch note holds (crossing.h) may have been
+ * cut there: it is compared as the start of cuobjdump's. (Where either name is not mangled,
+ * the identifiers are compared: a driver that names kernels unmangled.) */
+static bool same_mangled_kernel(const char *listed, const char *launched)
+{
+    size_t length = strlen(launched);
+    return length >= CROSSING_KERNEL_NAME_MAX ? strncmp(listed, launched, length) == 0
+                                               : strcmp(listed, launched) == 0;
+}
+
 char *sass_of_kernels(const char *sass, const char *const *names, int count)
 {
     size_t capacity = strlen(sass) + 1, used = 0;
@@ -186,7 +203,9 @@ char *sass_of_kernels(const char *sass, const char *const *names, int count)
             keeping = false;
             for (int n = 0; n < count && !keeping; n++) {
                 kernel_identifier(names[n], launched, sizeof launched);
-                keeping = strcmp(wanted, launched) == 0;
+                keeping = is_mangled(name) && is_mangled(names[n])
+                              ? same_mangled_kernel(name, names[n])
+                              : strcmp(wanted, launched) == 0;
             }
         }
         if (keeping) {

@@ -80,6 +80,28 @@ Test(technique, names_match_mangled_or_not)
     free(ran);
 }
 
+/* A kernel never launched, in a namespace of its own (or with other parameters), with the name
+ * of the kernel that ran: mangled names are compared whole. */
+static const char SAME_IDENTIFIER_SASS[] =
+    "\t\tFunction : _ZN4dead5countEPy\n"
+    "        /*0000*/                   ATOMS.POPC.INC.32 RZ, [R3+URZ] ;\n"
+    "\t\t..........\n"
+    "\t\tFunction : _Z5countPKcmPy\n"
+    "        /*0000*/                   ATOMS.ADD RZ, [R3+URZ], R4 ;\n"
+    "\t\t..........\n"
+    "\t\tFunction : _Z5countPy\n"
+    "        /*0000*/                   REDG.E.ADD.64.STRONG.GPU desc[UR4][R2.64], R4 ;\n";
+
+Test(technique, a_kernel_of_the_same_identifier_never_launched_counts_for_nothing)
+{
+    const char *launched[] = {"_Z5countPy"};
+    char *ran = sass_of_kernels(SAME_IDENTIFIER_SASS, launched, 1);
+    cr_assert(ran);
+    cr_expect(sass_matches(ran, "REDG"), "the kernel that ran is kept");
+    cr_expect(!sass_matches(ran, "ATOMS"), "neither dead::count nor count(const char *, ...) ran");
+    free(ran);
+}
+
 Test(technique, nothing_launched_keeps_nothing)
 {
     char *ran = sass_of_kernels(SASS, NULL, 0);
