@@ -1,6 +1,7 @@
 /* What a grader tells the results model, through the grading record (grader/results/records.h):
  * Criterion's runner lists every test and gives each one's outcome; a test process says that
  * its test reached its end, and why a test could not run. */
+#include "crossing.h"
 #include "grading.h"
 #include "records.h"
 
@@ -37,6 +38,12 @@ void record_current_test(enum test_record what, const char *reason)
 void grader_test_reached_end(void)
 {
     record_current_test(TEST_REACHED_END, NULL);
+}
+
+/* The crossing's hook (grader/crossing/crossing.h): the machine cannot run this test. */
+void crossing_machine_problem_observed(const char *reason)
+{
+    record_current_test(TEST_MACHINE_PROBLEM, reason);
 }
 
 /* common/cuda_check.c calls this, when a grader defines it, before it ends the process. */

@@ -278,6 +278,25 @@ def part_cli():
                          env={"TMPDIR": "/nonexistent/tmp"})
     tally.check("grade with an unusable TMPDIR (exit 4, says so)", "pass" if status == 4 and "temporary folder" in output else "fail",
                 f"exit {status}")
+    # The crossing tells the harness of a machine problem through its hook
+    # (crossing_machine_problem_observed): a worker that ends as it starts is the machine's
+    # fault, recorded so (the results model's exit 4), never the code's.
+    records = os.path.join(WORK, "cli-worker-ends-records")
+    with open(records, "w"):
+        pass
+    run(["make", "-s", "lab4"])
+    run([os.path.join(ROOT, "build", "student", "lab4-text-histogram", "grader"),
+         "--filter=sequential/small_texts"],
+        env={"GRADE_RECORDS": records, "GRADE_SEED": "1", "GRADE_NO_TIMING": "1",
+             "GRADE_DATA_DIR": os.path.join(ROOT, "grader", "data"), "GRADE_WORKER": "/bin/false",
+             "GRADE_REFERENCE_WORKER": "/bin/false"})
+    with open(records) as file:
+        recorded = [line.rstrip("\n").split("\t") for line in file]
+    machine = [fields for fields in recorded if fields[0] == "machine"]
+    tally.check("a worker that ends as it starts is recorded as the machine's problem",
+                "pass" if machine and machine[0][1] == "sequential/small_texts" and
+                "ended as it started" in machine[0][2] else "fail",
+                "\t".join(machine[0]) if machine else f"records: {[fields[0] for fields in recorded][:8]}")
     # Tests side by side or one at a time: the same results.
     one, many = (grade("lab4", "--no-timing", "--seed", "12345", "--jobs", jobs, name=f"cli-jobs-{jobs}")
                  for jobs in ("1", "4"))
