@@ -111,6 +111,8 @@ GRADER_COMMON_OBJECTS := $(filter-out build/common/cub_histogram.o,$(COMMON_OBJE
 VARIANTS := $(patsubst grader/variants/%.sed,%,$(wildcard grader/variants/*/*.sed))
 VARIANT_GRADERS := $(foreach variant,$(VARIANTS),build/variant/$(notdir $(variant))/$(patsubst %/,%,$(dir $(variant)))/grader)
 UNIT_OBJECTS := $(patsubst grader/unit/%.c,build/unit/%.o,$(wildcard grader/unit/*.c))
+# A worker's own parts: its loop, the wire, and what it gives up before the code under test runs.
+WORKER_OBJECTS := build/crossing/worker.o build/crossing/wire.o build/crossing/system_calls.o
 
 .PHONY: help all test bench lessons results bench-grade dist kit kit-references gradescope references clean criterion FORCE $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab)))
 .DEFAULT_GOAL := help
@@ -225,7 +227,7 @@ build/crossing/$(1)/%.o: grader/crossing/crossings.c grader/$(1)/crossings.h gra
 	  '-DCROSSING_DECLARATIONS="../../build/generated/reference/$(1).h"' -c $$< -o $$@
 
 # The references' worker of a lab: the references its grader compares with, and the baselines.
-build/reference/$(1)/worker: build/crossing/worker.o build/crossing/wire.o \
+build/reference/$(1)/worker: $(WORKER_OBJECTS) \
                              $($(1).references:%=build/crossing/%/reference-thunks.o) \
                              $($(1).references:%=build/reference/%.o) build/crossing/baselines/baseline-thunks.o \
                              build/crossing/baselines.o $(COMMON_OBJECTS)
@@ -354,7 +356,7 @@ build/$(2)/$(1)/demo: build/$(2)/$(1)/demo.o build/$(2)/$(1)/$(call short,$(1)).
 	$$(NVCC) $$^ -o $$@
 
 # The code under test is not in the grader: it runs in the worker, the references in theirs.
-build/$(2)/$(1)/worker: build/crossing/worker.o build/crossing/wire.o build/crossing/$(1)/student-thunks.o \
+build/$(2)/$(1)/worker: $(WORKER_OBJECTS) build/crossing/$(1)/student-thunks.o \
                         build/$(2)/$(1)/$(call short,$(1)).o $(COMMON_OBJECTS)
 	$$(NVCC) $$(WORKER_LDFLAGS) $$^ -o $$@
 
