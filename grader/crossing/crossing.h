@@ -119,7 +119,7 @@ struct crossing_launch {
 };
 /* The launches of the student's last request, in order: the first CROSSING_KEPT_LAUNCHES;
  * *total gets how many it made. */
-#define CROSSING_KEPT_LAUNCHES 256
+#define CROSSING_KEPT_LAUNCHES 4096
 int crossing_last_launches(const struct crossing_launch **launches, int *total);
 
 /* The technique check's experiment: the student's worker launches none of these kernels (the

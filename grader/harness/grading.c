@@ -137,7 +137,8 @@ static bool launches_keep(int calls, struct launch_shape_rule rule, int *in_shap
     *in_shape = 0;
     for (int l = 0; l < kept; l++)
         *in_shape += launched_in_shape(&launches[l], rule);
-    return *in_shape == *total && (rule.one_each ? *total == calls : *total >= calls);
+    /* Launches past the kept ones are counted, not seen: each kept one must be in the shape. */
+    return *in_shape == kept && (rule.one_each ? *total == calls : *total >= calls);
 }
 
 static void describe_rule(struct launch_shape_rule rule, char *text, size_t size)

@@ -19,8 +19,8 @@ extern "C" {
 
 /* Part A. A pixel of value v below SMALL_HISTOGRAM_BINS counts in bin v; a pixel of any other
  * value (a sensor's error code, a marker) counts in no bin. pixels is width x height, any size,
- * 0 included. The GPU versions launch blocks of threads_per_block threads (1 to 1024: below 16
- * too) and must be right for every such size. */
+ * 0 included. Every kernel the GPU versions launch runs in blocks of threads_per_block threads
+ * (1 to 1024: below 16 too), and they must be right for every such size. */
 void lab9_histogram16_host(const uint32_t *image, uint64_t pixels,
                            unsigned long long histogram[SMALL_HISTOGRAM_BINS]);
 
