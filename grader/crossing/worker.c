@@ -16,19 +16,15 @@
 
 #include <cuda_runtime_api.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
 
 /* The entries of the lists this worker links (crossings.c), in the linker's section. */
 extern const struct crossing_entry __start_grader_crossings[];
@@ -56,7 +52,7 @@ static struct {
     struct open_allocation allocations[MAX_OPEN_ALLOCATIONS];
     int allocation_count;
     struct wire_reply reply;
-    struct wire_launch_note launch_note; /* the last one sent: what it says is already told */
+    struct wire_launch_note launch_note; /* the buffer of the last note sent: never read back */
     bool answered;
     bool cuda_usable; /* false on a machine without a GPU: host functions only */
     const struct wire_request *request; /* being served: its kernels not to launch */
