@@ -641,7 +641,8 @@ static void check_case(const char *function_name, const struct pixel_format *for
         if (threads_per_block && count > 0 && run == 0) {
             char where[256];
             snprintf(where, sizeof where, "%s on %s", function_name, image_case->name);
-            expect_launched_in_shape(where, (struct launch_shape_rule){threads_per_block, 0, false});
+            struct launch_shape_rule rule = {threads_per_block, 0, false};
+            expect_launched_in_shape(where, rule);
         }
         CUDA_CHECK(cudaDeviceSynchronize()); /* a fault inside the kernel surfaces here */
         CUDA_CHECK(cudaGetLastError());
@@ -870,9 +871,9 @@ void report_image_speed(bool small_pixels, uint64_t call_bytes,
                                             .calls = contenders[c].calls,
                                             .call = call_image_contender,
                                             .context = &contenders[c],
-                                            .launches_are_right = contenders[c].small
-                                                                      ? launches_of_the_callers_blocks
-                                                                      : NULL};
+                                            .launches_are_right =
+                                                contenders[c].small ? launches_of_the_callers_blocks
+                                                                    : NULL};
     static struct speed_results results;
     time_contenders(&workload, timed, count, &results);
 

@@ -171,16 +171,23 @@ static bool is_mangled(const char *name)
     return strncmp(name, "_Z", 2) == 0;
 }
 
-/* Two mangled names are one kernel only when equal: their identifiers alone would make a
- * kernel never launched, in a namespace of its own or with other parameters, one with the
- * kernel that ran. A launched name as long as a launch note holds (crossing.h) may have been
- * cut there: it is compared as the start of cuobjdump's. (Where either name is not mangled,
- * the identifiers are compared: a driver that names kernels unmangled.) */
-static bool same_mangled_kernel(const char *listed, const char *launched)
+/* Whether cuobjdump's kernel `listed` is the kernel launched as `launched`. Two mangled names
+ * are one kernel only when equal: their identifiers alone would make a kernel never launched,
+ * in a namespace of its own or with other parameters, one with the kernel that ran. A launched
+ * name as long as a launch note holds (crossing.h) may have been cut there: it is compared as
+ * the start of cuobjdump's. Where either name is not mangled (a driver that names kernels
+ * unmangled), the identifiers are compared. */
+static bool same_kernel(const char *listed, const char *launched)
 {
-    size_t length = strlen(launched);
-    return length >= CROSSING_KERNEL_NAME_MAX ? strncmp(listed, launched, length) == 0
-                                               : strcmp(listed, launched) == 0;
+    if (is_mangled(listed) && is_mangled(launched)) {
+        size_t length = strlen(launched);
+        return length >= CROSSING_KERNEL_NAME_MAX ? strncmp(listed, launched, length) == 0
+                                                   : strcmp(listed, launched) == 0;
+    }
+    char listed_identifier[512], launched_identifier[512];
+    kernel_identifier(listed, listed_identifier, sizeof listed_identifier);
+    kernel_identifier(launched, launched_identifier, sizeof launched_identifier);
+    return strcmp(listed_identifier, launched_identifier) == 0;
 }
 
 char *sass_of_kernels(const char *sass, const char *const *names, int count)
@@ -195,18 +202,13 @@ char *sass_of_kernels(const char *sass, const char *const *names, int count)
         size_t line_length = end ? (size_t)(end - line) + 1 : strlen(line);
         const char *function = strstr(line, "Function : ");
         if (function && function < line + line_length) {
-            char name[512], wanted[512], launched[512];
+            char name[512];
             size_t name_length = strcspn(function + 11, " \t\r\n");
             snprintf(name, sizeof name, "%.*s", (int)(name_length < 511 ? name_length : 511),
                      function + 11);
-            kernel_identifier(name, wanted, sizeof wanted);
             keeping = false;
-            for (int n = 0; n < count && !keeping; n++) {
-                kernel_identifier(names[n], launched, sizeof launched);
-                keeping = is_mangled(name) && is_mangled(names[n])
-                              ? same_mangled_kernel(name, names[n])
-                              : strcmp(wanted, launched) == 0;
-            }
+            for (int n = 0; n < count && !keeping; n++)
+                keeping = same_kernel(name, names[n]);
         }
         if (keeping) {
             memcpy(kept + used, line, line_length);
