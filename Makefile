@@ -114,13 +114,13 @@ UNIT_OBJECTS := $(patsubst grader/unit/%.c,build/unit/%.o,$(wildcard grader/unit
 # A worker's own parts: its loop, the wire, and what it gives up before the code under test runs.
 WORKER_OBJECTS := build/crossing/worker.o build/crossing/wire.o build/crossing/system_calls.o
 
-.PHONY: help all test bench lessons results bench-grade dist kit kit-references gradescope references clean criterion FORCE $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab)))
+.PHONY: help all test bench bench-inputs lessons results bench-grade dist kit kit-references gradescope references clean criterion FORCE $(foreach lab,$(LABS),$(call short,$(lab)) solution-$(call short,$(lab)))
 .DEFAULT_GOAL := help
 
 help:
 	@sed -n '2,16p' Makefile | sed 's/^# \{0,1\}//'
 
-all: $(foreach lab,$(LABS),$(call short,$(lab))) build/unit/unit-tests build/bench/bench build/bench/lessons \
+all: $(foreach lab,$(LABS),$(call short,$(lab))) build/unit/unit-tests build/bench/bench build/bench/lessons build/bench/timed_inputs_speed \
      build/results/results $(if $(HAVE_SOLUTIONS),$(foreach lab,$(LABS),solution-$(call short,$(lab))) \
      $(VARIANT_GRADERS))
 
@@ -293,6 +293,14 @@ build/bench/lessons: build/bench/lessons.o build/bench/options.o $(COMMON_OBJECT
 
 lessons: build/bench/lessons
 	build/bench/lessons --out build/bench/lessons.md
+
+# make bench-inputs: how long the grader's generator of timed inputs takes, every source (GPU).
+build/bench/timed_inputs_speed: bench/timed_inputs_speed.cu $(COMMON_OBJECTS) build/flags
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) $< $(COMMON_OBJECTS) -o $@ -lm
+
+bench-inputs: build/bench/timed_inputs_speed
+	build/bench/timed_inputs_speed
 
 # make results: every recorded log and table the docs quote, regenerated on this GPU.
 results:

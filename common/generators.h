@@ -122,12 +122,14 @@ GENERATOR_FUNCTION void generator_text(enum text_kind kind, uint64_t seed, const
  * the last two: the fewest values, the most threads on one bin, short of a single value. */
 GENERATOR_FUNCTION uint8_t generator_dark_pixel(unsigned int bits)
 {
-    uint8_t value = 0;
-    while (value < 7 && (bits & 1)) {
-        bits >>= 1;
-        value++;
-    }
-    return value;
+    /* The number of trailing 1 bits, at most 7: as the loop it replaces, without a branch a bit
+     * (bits < 256, so ~bits has a 1 by bit 8). */
+#ifdef __CUDA_ARCH__
+    unsigned int ones = (unsigned int)__ffs((int)~bits) - 1;
+#else
+    unsigned int ones = (unsigned int)__builtin_ctz(~bits);
+#endif
+    return (uint8_t)(ones < 7 ? ones : 7);
 }
 
 /* An image of one kind as a stream of pixels, from pixel first_index of the image on (the
