@@ -6,21 +6,20 @@
 
 static const unsigned int threads_per_block = 256;
 
+// The shared-memory steps of every privatized kernel. TODO (from lab 5, your TODOs 4 and 6
+// there): copy your lab 5 code into these two. zero_block_bins: every bin of block_bins is 0
+// before any thread of the block counts (the block's threads share the work).
+// commit_block_bins: once every thread of the block has counted, each non-zero bin is added
+// into histogram once per block. The grader checks them through every histogram of part A.
 __device__ void zero_block_bins(unsigned int *block_bins)
 {
-    for (unsigned int bin = threadIdx.x; bin < HISTOGRAM_BINS; bin += blockDim.x)
-        block_bins[bin] = 0;
-    __syncthreads();
+    (void)block_bins;
 }
 
 __device__ void commit_block_bins(const unsigned int *block_bins, unsigned long long *histogram)
 {
-    __syncthreads();
-    for (unsigned int bin = threadIdx.x; bin < HISTOGRAM_BINS; bin += blockDim.x) {
-        unsigned int count = block_bins[bin];
-        if (count > 0)
-            atomicAdd(&histogram[bin], (unsigned long long)count);
-    }
+    (void)block_bins;
+    (void)histogram;
 }
 
 // The bin of a byte, or -1 for anything that is not a lowercase letter.

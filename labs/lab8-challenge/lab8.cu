@@ -46,18 +46,16 @@ __device__ unsigned int increment_of(unsigned int byte)
 }
 
 // The sum of the increments of the four bytes of word, read from the thread's column of the
-// table. lane_bytes is the thread's lane times 4 (its column's byte offset in a row) shifted
-// left by row_shift: times 8 in the narrow table, where byte value times 256 plus lane_bytes is
-// twice the offset of the thread's copy, and a shift right by row_shift halves it.
+// table. lane_bytes is the thread's lane times 4 (its column's byte offset in a wide row),
+// shifted left by row_shift (1 in the narrow table, whose rows are half as wide).
 template <unsigned int row_shift>
 __device__ unsigned int count_word(const char *table, unsigned int lane_bytes, unsigned int word)
 {
     // TODO 3: the sum of the increments of the four bytes of word, each read from the table
-    // in this thread's own column (byte offset lane_bytes >> row_shift within the byte's row,
-    // the row of byte value v at byte (v * 256) >> row_shift), so that the 32 lookups of a warp
-    // fall in 32 different banks whatever the bytes are. Budget: about two instructions a byte
-    // (forming the address, and the load), with no test and no branch; in the wide table
-    // row_shift is 0 and its shift costs nothing. The grader checks the histogram; the speed
+    // in this thread's own column of the byte's row (the table's layout is above), so that
+    // the 32 lookups of a warp fall in 32 different banks whatever the bytes are. Budget:
+    // about two instructions a byte (forming the address, and the load), with no test and no
+    // branch; in the wide table row_shift is 0 and its shift costs nothing. The grader checks the histogram; the speed
     // tables show whether you kept to the budget.
     (void)table;
     (void)lane_bytes;
