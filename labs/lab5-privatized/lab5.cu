@@ -116,8 +116,9 @@ void lab5_histogram_private_shared(const char *d_text, uint64_t length,
 // Part C: the merge as a reduction (partition and summarize).
 // ---------------------------------------------------------------------------------------
 
-// The partial histograms: bin b of block k is partials[b * blocks + k], so that the partial
-// counts of one bin lie side by side, in the order of the blocks.
+// The partial histograms: bin b of block k is partials[b * blocks + k] (blocks: the counting
+// kernel's gridDim.x), so that the partial counts of one bin lie side by side, in the order of
+// the blocks.
 __global__ void histogram_partials_kernel(const char *text, uint64_t length,
                                           unsigned long long *partials)
 {

@@ -1,6 +1,7 @@
 // Lab 8, the challenge: as fast as the memory allows. Read README.md in this folder first; the
-// TODOs follow its tasks. Any correct kernel is accepted; the grade is the share of the
-// memory's bandwidth it reaches. Build and grade with:   make lab8 && ./grade lab8
+// TODOs follow its tasks. Any correct kernel passes the correctness tests; beyond them, the
+// grade is the share of the memory's bandwidth it reaches (and 16-byte loads, TODO 5).
+// Build and grade with:   make lab8 && ./grade lab8
 #include "lab8.h"
 
 #include "cuda_check.h"
@@ -141,9 +142,9 @@ __global__ void histogram_kernel(const char *text, uint64_t length, unsigned lon
     // number of blocks. Each 16-byte vector is read with one 16-byte load, counted into byte-
     // wide counters, and those are added into counts after at most VECTORS_PER_FLUSH of this
     // thread's vectors (see above). To reach the memory's speed enough bytes must be on their
-    // way at every moment (the handout says how many). The grader checks the histogram (texts past 4 GiB
-    // and of one letter too), that the machine code has 16-byte global loads, and your share
-    // of the copy's bandwidth.
+    // way at every moment (the handout says how to reason about it; how many is for you to
+    // measure). The grader checks the histogram (texts past 4 GiB and of one letter too), that
+    // the machine code has 16-byte global loads, and your share of the copy's bandwidth.
     (void)vectors;
     (void)threads;
     (void)vector_count;
