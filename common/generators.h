@@ -52,6 +52,30 @@ GENERATOR_FUNCTION void text_stream_start(struct text_stream *stream, enum text_
                                              : 'a';
 }
 
+/* The kinds whose bytes are slices of one draw each: how many a draw gives (0: a kind made
+ * otherwise), and byte `slot` of a draw. The streams below take them a byte at a time; the GPU's
+ * generator of timed inputs (timed_inputs.cu) a whole draw at once, the same bytes. */
+#define ENGLISH_BYTES_A_DRAW 4
+#define BYTES_A_DRAW 8
+#define TEXT_BYTES_A_DRAW(kind)                                                                \
+    ((kind) == TEXT_ENGLISH_LIKE ? ENGLISH_BYTES_A_DRAW                                        \
+     : (kind) == TEXT_UNIFORM_LETTERS || (kind) == TEXT_RANDOM_BYTES ? BYTES_A_DRAW : 0)
+#define IMAGE_PIXELS_A_DRAW(kind) ((kind) == IMAGE_NOISE || (kind) == IMAGE_DARK ? BYTES_A_DRAW : 0)
+
+GENERATOR_FUNCTION char text_byte_of_draw(enum text_kind kind, const char *english_table,
+                                          uint64_t draw, unsigned int slot)
+{
+    switch (kind) {
+    case TEXT_ENGLISH_LIKE:
+        return english_table[(draw >> (16 * slot)) & (ENGLISH_TABLE_BYTES - 1)];
+    case TEXT_UNIFORM_LETTERS:
+        return (char)('a' + (((draw >> (8 * slot)) & 0xFF) * 26 >> 8));
+    case TEXT_RANDOM_BYTES:
+    default:
+        return (char)(draw >> (8 * slot));
+    }
+}
+
 /* A byte from draws that each give `per_draw` bytes. */
 GENERATOR_FUNCTION unsigned int text_stream_slot(struct text_stream *stream, unsigned int per_draw)
 {
@@ -77,17 +101,11 @@ GENERATOR_FUNCTION char text_stream_run_byte(struct text_stream *stream, uint64_
 GENERATOR_FUNCTION char text_stream_next(struct text_stream *stream)
 {
     switch (stream->kind) {
-    case TEXT_ENGLISH_LIKE: {
-        unsigned int slot = text_stream_slot(stream, 4);
-        return stream->english_table[(stream->draw >> (16 * slot)) & (ENGLISH_TABLE_BYTES - 1)];
-    }
-    case TEXT_UNIFORM_LETTERS: {
-        unsigned int slot = text_stream_slot(stream, 8);
-        return (char)('a' + (((stream->draw >> (8 * slot)) & 0xFF) * 26 >> 8));
-    }
+    case TEXT_ENGLISH_LIKE:
+    case TEXT_UNIFORM_LETTERS:
     case TEXT_RANDOM_BYTES: {
-        unsigned int slot = text_stream_slot(stream, 8);
-        return (char)(stream->draw >> (8 * slot));
+        unsigned int slot = text_stream_slot(stream, TEXT_BYTES_A_DRAW(stream->kind));
+        return text_byte_of_draw(stream->kind, stream->english_table, stream->draw, slot);
     }
     case TEXT_LONG_RUNS:
         return text_stream_run_byte(stream, 64, 4159);
@@ -132,6 +150,13 @@ GENERATOR_FUNCTION uint8_t generator_dark_pixel(unsigned int bits)
     return (uint8_t)(ones < 7 ? ones : 7);
 }
 
+/* Pixel `slot` of a draw of IMAGE_NOISE or IMAGE_DARK. */
+GENERATOR_FUNCTION unsigned int image_pixel_of_draw(enum image_kind kind, uint64_t draw, unsigned int slot)
+{
+    unsigned int bits = (unsigned int)(draw >> (8 * slot)) & 0xFF;
+    return kind == IMAGE_NOISE ? bits : generator_dark_pixel(bits);
+}
+
 /* An image of one kind as a stream of pixels, from pixel first_index of the image on (the
  * gradient and the photo depend on a pixel's place). */
 struct image_stream {
@@ -160,13 +185,12 @@ GENERATOR_FUNCTION void image_stream_start(struct image_stream *stream, enum ima
 GENERATOR_FUNCTION uint8_t image_stream_next(struct image_stream *stream)
 {
     uint64_t index = stream->index++;
-    if (stream->kind == IMAGE_NOISE || stream->kind == IMAGE_DARK) {
-        if (stream->used >= 8) {
+    if (IMAGE_PIXELS_A_DRAW(stream->kind) != 0) {
+        if (stream->used >= IMAGE_PIXELS_A_DRAW(stream->kind)) {
             stream->draw = generator_next(&stream->state);
             stream->used = 0;
         }
-        unsigned int bits = (unsigned int)(stream->draw >> (8 * stream->used++)) & 0xFF;
-        return stream->kind == IMAGE_NOISE ? (uint8_t)bits : generator_dark_pixel(bits);
+        return image_pixel_of_draw(stream->kind, stream->draw, stream->used++);
     }
     switch (stream->kind) {
     case IMAGE_PHOTO:

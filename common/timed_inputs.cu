@@ -105,16 +105,13 @@ __device__ static unsigned int next_element(struct segment_stream *stream)
     return FORMAT == TIMED_SMALL_PIXELS ? byte >> 4 : byte;
 }
 
-/* The elements a draw of the generator gives for a kind whose elements are slices of draws
- * (generators.h: text_stream_next, image_stream_next), or 0 for a kind made otherwise. */
+/* The elements a draw of the generator gives (generators.h), or 0 for a kind made otherwise. */
 template <enum timed_format FORMAT, enum timed_content CONTENT, int KIND>
 __device__ constexpr unsigned int elements_a_draw()
 {
     if (CONTENT != TIMED_GENERATED)
         return 0;
-    if (FORMAT == TIMED_LETTERS)
-        return KIND == TEXT_ENGLISH_LIKE ? 4 : KIND == TEXT_UNIFORM_LETTERS || KIND == TEXT_RANDOM_BYTES ? 8 : 0;
-    return KIND == IMAGE_NOISE || KIND == IMAGE_DARK ? 8 : 0;
+    return FORMAT == TIMED_LETTERS ? TEXT_BYTES_A_DRAW(KIND) : IMAGE_PIXELS_A_DRAW(KIND);
 }
 
 /* Sixteen elements, the same as sixteen next_element calls. Where each draw gives a fixed number
@@ -135,16 +132,11 @@ __device__ static void next_sixteen(struct segment_stream *stream, unsigned int 
             const uint64_t draw = generator_next(state);
 #pragma unroll
             for (unsigned int s = 0; s < per_draw; s++) {
-                unsigned int byte;
-                if (FORMAT == TIMED_LETTERS && KIND == TEXT_ENGLISH_LIKE)
-                    byte = (unsigned char)stream->text.english_table[(draw >> (16 * s)) &
-                                                                     (ENGLISH_TABLE_BYTES - 1)];
-                else if (FORMAT == TIMED_LETTERS && KIND == TEXT_UNIFORM_LETTERS)
-                    byte = 'a' + (((draw >> (8 * s)) & 0xFF) * 26 >> 8);
-                else if (FORMAT != TIMED_LETTERS && KIND == IMAGE_DARK)
-                    byte = generator_dark_pixel((unsigned int)(draw >> (8 * s)) & 0xFF);
-                else
-                    byte = (unsigned int)(draw >> (8 * s)) & 0xFF;
+                const unsigned int byte =
+                    FORMAT == TIMED_LETTERS
+                        ? (unsigned char)text_byte_of_draw((enum text_kind)KIND,
+                                                           stream->text.english_table, draw, s)
+                        : image_pixel_of_draw((enum image_kind)KIND, draw, s);
                 elements[d * per_draw + s] = FORMAT == TIMED_SMALL_PIXELS ? byte >> 4 : byte;
             }
         }
