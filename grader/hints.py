@@ -155,6 +155,10 @@ def unsolved(todos, outcomes):
                            "test, on a machine without one?)"), False
 
 
+def failed_in_last_grading(todo, outcomes):
+    return any(outcomes[test] == "failed" for test in matching(todo["tests"], outcomes))
+
+
 def next_to_hint(todos, outcomes, seen):
     """(section, why) of the TODO whose hint comes next, or (None, None) when every TODO is
     shown done. It is the first TODO not shown done, unless every hint of it has been seen and
@@ -207,7 +211,12 @@ def show_hint(lab, todo_choice, root):
     state["seen"][str(number)] = index + 1
     save_state(folder, state)
     print(f"{short}, {todo_name(todo)} ({todo['title']}), hint {index + 1} of {len(todo['hints'])}: "
-          f"{title}\n({why})\n")
+          f"{title}\n({why})")
+    if todo_choice is None and not failed_in_last_grading(todo, state["tests"]):
+        # No grading has shown where the student is (no GPU, say): they may be past this TODO.
+        print(f"(No grading of yours has shown this TODO wrong: if you are past it, ./grade {short} --hint=N "
+              "gives the hints of TODO N.)")
+    print()
     print(text)
     if index + 1 < len(todo["hints"]):
         print(f"\nThe next one, {todo['hints'][index + 1][0]}: ./grade {short} --hint"

@@ -724,6 +724,14 @@ def part_docs_hints():
     said = "was not run" in output and "failed" not in output
     tally.check("hints: a test that could not run is said not run, not failed", "pass" if said else "fail",
                 "" if said else output.strip()[:200])
+    # Not run, the kit cannot see where the student is: the hint says how to ask for another
+    # TODO's; after a failed test it does not (the student is at that TODO).
+    pointed = "--hint=N" in output
+    make_tree(hints, skeleton, passed_a)
+    pointed_after_failure = "--hint=N" in hint("lab1")[1]
+    tally.check("hints: tests not run, the hint says how to ask for another TODO's; failed, it does not",
+                "pass" if pointed and not pointed_after_failure else "fail",
+                f"pointed when not run: {pointed}, when failed: {pointed_after_failure}")
     # Without a GPU no test runs: once every hint of TODO 1 is seen, the next ones are TODO 2's
     # (a failed TODO 1 keeps its last hint: the student has work to do there).
     not_run = ("TAP version 13\n1..2\nnot ok 1 - part_a/x\n# not run: needs a GPU\n"

@@ -29,8 +29,10 @@ __global__ void histogram_private_global_kernel(const char *text, uint64_t lengt
 
     // TODO 2: once every thread of the block has counted (no thread may read the copy
     // before), add the copy's non-zero counts into histogram, each bin once per block, the
-    // work shared among the block's threads whatever their number. Every block commits, block
-    // 0 too: unlike the book's version, the result has its own buffer. The grader
+    // work shared among the block's threads so that it stays right for any block size, fewer
+    // threads than bins too (here a block has more threads than bins, so the grader cannot
+    // tell; lab 9 grades that case). Every block commits, block 0 too: unlike the book's
+    // version, the result has its own buffer. The grader
     // (private_global::*) runs lab 4's texts, the one past 4 GiB included, three times each on
     // bins filled with garbage, and names a missing head of the text (block 0's share), counts
     // added several times, and results that change from run to run.
@@ -84,8 +86,8 @@ __global__ void histogram_private_shared_kernel(const char *text, uint64_t lengt
     __shared__ unsigned int block_bins[HISTOGRAM_BINS];
 
     // TODO 4: block_bins starts with whatever the last block there left: zero it, the work
-    // shared among the block's threads whatever their number. No thread may count before
-    // every bin is zero.
+    // shared among the block's threads as in TODO 2, right for any block size. No thread may
+    // count before every bin is zero.
 
     // TODO 5: the thread of global index i counts byte i into block_bins, as in TODO 1: none
     // may lose a count.
