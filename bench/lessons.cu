@@ -545,7 +545,7 @@ static bool one_counter(FILE *out, const struct bench_options *options, const st
     double ms[FORMS];
     for (int f = 0; f < FORMS; f++) {
         runs[f] = (struct variant_run){forms[f].launch, NULL, NULL, 0, b->d_results[f], &threads,
-                                       1, b->d_ones, b->d_never, 0};
+                                       1, b->d_ones, b->d_never, 0, NULL};
         names[f] = forms[f].name;
     }
     bool right = time_variants("one counter", runs, names, FORMS, options->runs, ms);
@@ -579,7 +579,7 @@ static bool one_counter(FILE *out, const struct bench_options *options, const st
         unsigned long long expected[HISTOGRAM_BINS];
         make_text(kinds[k], options, b->d_text, expected);
         struct variant_run run = {launch_letters_global_atomic, NULL, b->d_text, options->bytes,
-                                  b->d_results[0], expected, HISTOGRAM_BINS, NULL, NULL, 0};
+                                  b->d_results[0], expected, HISTOGRAM_BINS, NULL, NULL, 0, NULL};
         const char *name = text_kind_name(kinds[k]);
         double time_ms;
         right &= time_variants("lab 4's kernel", &run, &name, 1, options->runs, &time_ms);
@@ -701,7 +701,7 @@ static bool partitioning_table(FILE *out, const struct bench_options *options, c
     double ms[ROWS];
     for (int r = 0; r < ROWS; r++) {
         runs[r] = (struct variant_run){rows[r].launch, rows[r].kernel, b->d_text, options->bytes,
-                                       b->d_results[r], expected, HISTOGRAM_BINS, NULL, NULL, 0};
+                                       b->d_results[r], expected, HISTOGRAM_BINS, NULL, NULL, 0, NULL};
         names[r] = rows[r].partitioning;
     }
     bool right = time_variants("partitioning", runs, names, ROWS, options->runs, ms);
@@ -813,7 +813,7 @@ static bool littles_law_table(FILE *out, const struct bench_options *options, co
     double ms[ROWS];
     for (int r = 0; r < ROWS; r++) {
         runs[r] = (struct variant_run){launch_on_full_gpu, rows[r].kernel, b->d_text, options->bytes,
-                                       b->d_results[r], NULL, 1, NULL, NULL, 0};
+                                       b->d_results[r], NULL, 1, NULL, NULL, 0, NULL};
         names[r] = rows[r].load;
     }
     bool right = time_variants("reads", runs, names, ROWS, options->runs, ms);
@@ -889,7 +889,7 @@ static bool aggregation_table(FILE *out, const struct bench_options *options, co
         for (int v = 0; v < VARIANTS; v++) {
             runs[v] = (struct variant_run){launch_on_full_gpu, variants[v].kernel, b->d_text,
                                            options->bytes, b->d_results[v], expected,
-                                           HISTOGRAM_BINS, NULL, NULL, 0};
+                                           HISTOGRAM_BINS, NULL, NULL, 0, NULL};
             names[v] = variants[v].partitioning;
         }
         right &= time_variants(text_kind_name(kinds[k]), runs, names, VARIANTS, options->runs,
@@ -994,7 +994,7 @@ static bool image_table(FILE *out, const struct bench_options *options, const st
             int r = timed_rows[t];
             runs[t] = (struct variant_run){launch_image_kernel, rows[r].kernel, b->d_text,
                                            options->bytes, b->d_results[r], expected,
-                                           PIXEL_VALUES, NULL, NULL, rows[r].shared_bytes};
+                                           PIXEL_VALUES, NULL, NULL, rows[r].shared_bytes, NULL};
             variants[t].name = rows[r].bins;
             variants[t].run = run_variant;
             variants[t].result_is_right = variant_result_is_right;
