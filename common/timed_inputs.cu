@@ -401,14 +401,28 @@ size_t timed_format_element_bytes(enum timed_format format)
     return format == TIMED_SMALL_PIXELS ? sizeof(uint32_t) : 1;
 }
 
+/* A malloc'ed copy of bytes (of uninitialised bytes where from is NULL); exits if there is no
+ * memory for it. */
+static void *checked_copy(const void *from, uint64_t bytes)
+{
+    void *copy = malloc(bytes ? bytes : 1);
+    if (!copy) {
+        fprintf(stderr, "timed inputs: no host memory for %llu bytes\n", (unsigned long long)bytes);
+        exit(EXIT_FAILURE);
+    }
+    if (from)
+        memcpy(copy, from, bytes);
+    return copy;
+}
+
 struct timed_source timed_source_generated(enum timed_format format, int kind)
 {
-    struct timed_source source = {format, TIMED_GENERATED, kind, NULL, 0, NULL};
+    struct timed_source source = {format, TIMED_GENERATED, kind, NULL, 0, NULL, NULL, 0};
     if (format == TIMED_LETTERS) {
-        char table[ENGLISH_TABLE_BYTES];
-        build_english_table(table);
-        CUDA_CHECK(cudaMalloc((void **)&source.d_english_table, sizeof table));
-        CUDA_CHECK(cudaMemcpy(source.d_english_table, table, sizeof table, cudaMemcpyHostToDevice));
+        source.pristine_bytes = ENGLISH_TABLE_BYTES;
+        source.pristine = checked_copy(NULL, ENGLISH_TABLE_BYTES);
+        build_english_table((char *)source.pristine);
+        CUDA_CHECK(cudaMalloc((void **)&source.d_english_table, ENGLISH_TABLE_BYTES));
     }
     return source;
 }
@@ -416,9 +430,9 @@ struct timed_source timed_source_generated(enum timed_format format, int kind)
 struct timed_source timed_source_of_material(enum timed_format format, enum timed_content content,
                                              const void *material, uint64_t material_bytes)
 {
-    struct timed_source source = {format, content, 0, NULL, material_bytes, NULL};
+    struct timed_source source = {format, content, 0, NULL, material_bytes, NULL,
+                                  checked_copy(material, material_bytes), material_bytes};
     CUDA_CHECK(cudaMalloc((void **)&source.d_material, material_bytes));
-    CUDA_CHECK(cudaMemcpy(source.d_material, material, material_bytes, cudaMemcpyHostToDevice));
     return source;
 }
 
@@ -428,8 +442,10 @@ void timed_source_destroy(struct timed_source *source)
         CUDA_CHECK(cudaFree(source->d_material));
     if (source->d_english_table)
         CUDA_CHECK(cudaFree(source->d_english_table));
+    free(source->pristine);
     source->d_material = NULL;
     source->d_english_table = NULL;
+    source->pristine = NULL;
 }
 
 /* The key of every timed input this process makes, drawn from the system once: the code timed
@@ -468,6 +484,10 @@ void make_timed_inputs(const struct timed_source *source, uint64_t run_seed, voi
                 source->kind, (int)source->format);
         exit(EXIT_FAILURE);
     }
+    void *d_pristine = source->d_material ? (void *)source->d_material : source->d_english_table;
+    if (d_pristine)
+        CUDA_CHECK(cudaMemcpy(d_pristine, source->pristine, source->pristine_bytes,
+                              cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemset(d_expected, 0, (size_t)calls * bins * sizeof *d_expected));
     uint64_t segments = (elements + TIMED_SEGMENT_ELEMENTS - 1) / TIMED_SEGMENT_ELEMENTS;
     if (segments > 0 && calls > 0) {

@@ -45,6 +45,10 @@ struct timed_source {
     uint8_t *d_material;       /* TIMED_SLICES, TIMED_WHOLE: bytes on the GPU (owned) */
     uint64_t material_bytes;
     char *d_english_table;     /* owned */
+    /* What d_material or d_english_table must hold (owned): written again before each run's
+     * inputs are made, so that code timed before them cannot change what they are made of. */
+    void *pristine;
+    uint64_t pristine_bytes;
 };
 
 /* A source of generated elements, or of material (copied to the GPU; not empty). */

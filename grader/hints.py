@@ -155,6 +155,9 @@ def unsolved(todos, outcomes):
                            "test, on a machine without one?)"), False
 
 
+ALL_SEEN = "all seen"  # next_to_hint: every TODO not shown done has shown all its hints
+
+
 def failed_in_last_grading(todo, outcomes):
     return any(outcomes[test] == "failed" for test in matching(todo["tests"], outcomes))
 
@@ -163,16 +166,18 @@ def next_to_hint(todos, outcomes, seen):
     """(section, why) of the TODO whose hint comes next, or (None, None) when every TODO is
     shown done. It is the first TODO not shown done, unless every hint of it has been seen and
     no grading failed it (its tests not run, on a machine without a GPU): then the next such
-    TODO with hints left, so that a student without a GPU is not held at one TODO."""
-    first = None
+    TODO with hints left, so that a student without a GPU is not held at one TODO; (ALL_SEEN,
+    None) when there is none."""
+    passed_over = []
     for number, why, failed in unsolved(todos, outcomes):
-        first = first or (number, why)
         if failed or seen.get(str(number), 0) < len(todos[number]["hints"]):
-            if (number, why) != first:
-                why = (f"{todo_name(todos[first[0]])}'s hints are all seen and its tests have not "
-                       "run here: the next TODO not yet shown done")
+            if passed_over:
+                names = " and ".join(todo_name(todos[n]) for n in passed_over)
+                why = (f"every hint of {names} is seen and no grading here has run their tests: "
+                       "the next TODO not yet shown done")
             return number, why
-    return first if first else (None, None)
+        passed_over.append(number)
+    return (ALL_SEEN, None) if passed_over else (None, None)
 
 
 def show_hint(lab, todo_choice, root):
@@ -199,6 +204,13 @@ def show_hint(lab, todo_choice, root):
         why = "as asked"
     else:
         number, why = next_to_hint(todos, state["tests"], state["seen"])
+        if number == ALL_SEEN:
+            print(f"{short}: you have seen every hint of every TODO that your gradings have not "
+                  f"shown done (no grading here has run their tests: no GPU?). ./grade {short} "
+                  f"--hint=N shows TODO N's again, from the first; rm -r build/hints/{lab} "
+                  "forgets which you have seen.")
+            save_state(folder, state)
+            return 0
         if number is None:
             print(f"{short}: your last gradings passed the tests of every TODO: no hint needed. "
                   f"./grade {short} --hint=N shows the hints of TODO N.")
@@ -206,6 +218,9 @@ def show_hint(lab, todo_choice, root):
             return 0
     todo = todos[number]
     seen = state["seen"].get(str(number), 0)
+    # Asked for by number once all are seen, the hints start again from the first.
+    if todo_choice is not None and seen >= len(todo["hints"]):
+        seen = 0
     index = min(seen, len(todo["hints"]) - 1)
     title, text = todo["hints"][index]
     state["seen"][str(number)] = index + 1

@@ -158,6 +158,9 @@ void crossing_end_worker(enum crossing_target target);
  * them; names_known is false when the driver could not name them (older than CUDA 12.3). The
  * strings stay valid until the test process ends. */
 int crossing_launched_kernels(const char *const **names, bool *names_known);
+/* Whether every kernel launched since the test began is among them: false past the most that
+ * are noted (a technique check must then not judge the few it saw). */
+bool crossing_every_kernel_noted(void);
 
 /* ---- the worker side (grader/crossing/worker.c) ---- */
 

@@ -78,6 +78,7 @@ static struct {
     struct crossing_call pending[WIRE_MAX_CALLS];
     char *kernels[MAX_NOTED_KERNELS];
     int kernel_count;
+    bool kernel_not_noted; /* a launch's kernel found the list full */
     struct crossing_launch launches[CROSSING_KEPT_LAUNCHES];
     int launch_count, launch_total;
     char skipped[WIRE_MAX_SKIPPED][WIRE_KERNEL_NAME_SIZE];
@@ -362,6 +363,8 @@ static void note_launch(struct wire_launch_note *note)
             name = crossing.kernels[n];
     if (!name && note->kernel[0] && crossing.kernel_count < MAX_NOTED_KERNELS)
         name = crossing.kernels[crossing.kernel_count++] = strdup(note->kernel);
+    else if (!name && note->kernel[0])
+        crossing.kernel_not_noted = true;
     if (crossing.launch_count < CROSSING_KEPT_LAUNCHES)
         crossing.launches[crossing.launch_count++] = (struct crossing_launch){
             name, {note->grid[0], note->grid[1], note->grid[2]},
@@ -847,6 +850,11 @@ int crossing_last_launches(const struct crossing_launch **launches, int *total)
     *launches = crossing.launches;
     *total = crossing.launch_total;
     return crossing.launch_count;
+}
+
+bool crossing_every_kernel_noted(void)
+{
+    return !crossing.kernel_not_noted;
 }
 
 int crossing_launched_kernels(const char *const **names, bool *names_known)

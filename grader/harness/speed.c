@@ -61,7 +61,7 @@ struct phase_memory {
     bool each_run;
     void *d_inputs;
     char *d_copy;
-    unsigned long long *d_expected; /* the grader's own: no worker is handed it */
+    unsigned long long *d_expected; /* the grader's own: no worker is handed it; wiped once read */
     /* Every run's results, whoever runs: one allocation for the whole measurement, so that a
      * result's place in memory (which slice of the L2 cache its atomics go to) is the same for
      * every contender. Runs never overlap, and it is poisoned before each. */
@@ -146,6 +146,10 @@ static void prepare_run(struct phase_memory *memory, const struct timed_contende
         make_timed_inputs(memory->source, seed, memory->d_inputs, memory->stride, run->calls,
                           workload->elements, memory->d_expected);
         CUDA_CHECK(cudaMemcpy(run->expected, memory->d_expected, bytes, cudaMemcpyDeviceToHost));
+        /* No worker is handed d_expected, but a small allocation may share a block of the
+         * driver's with one that is (CUDA IPC then maps the whole block): the answers are not
+         * left on the GPU while the code under test runs. */
+        CUDA_CHECK(cudaMemset(memory->d_expected, 0, bytes));
     } else {
         for (int k = 0; k < run->calls; k++)
             workload->expected_without_input(workload, run->expected + (size_t)k * counters);

@@ -63,7 +63,9 @@ static char *student_sass(char *reason, unsigned long reason_size)
     }
     const char *cuobjdump = find_cuobjdump();
     if (!cuobjdump) {
-        snprintf(reason, reason_size, "cuobjdump (CUDA toolkit) is not installed here");
+        snprintf(reason, reason_size, "cuobjdump (CUDA toolkit) is not installed here (a "
+                                      "toolkit without it: pip install nvidia-cuda-cuobjdump "
+                                      "nvidia-cuda-nvdisasm, then their bin folder on PATH)");
         return NULL;
     }
     if (access(object, R_OK) != 0) {
@@ -117,7 +119,18 @@ static char *student_sass(char *reason, unsigned long reason_size)
     }
     sass[size] = '\0';
     if (status != 0) {
-        snprintf(reason, reason_size, "cuobjdump failed on %s: %.200s", object, sass);
+        /* Its complaint is its last line, after what it had listed. */
+        size_t end = size;
+        while (end > 0 && isspace((unsigned char)sass[end - 1]))
+            end--;
+        size_t start = end;
+        while (start > 0 && sass[start - 1] != '\n')
+            start--;
+        snprintf(reason, reason_size, "cuobjdump failed on %s: %.*s%s", object,
+                 (int)(end - start < 300 ? end - start : 300), sass + start,
+                 strstr(sass, "nvdisasm") ? " (NVIDIA's nvidia-cuda-nvdisasm wheel has it: pip "
+                                            "install nvidia-cuda-nvdisasm, its bin folder on PATH)"
+                                          : "");
         free(sass);
         return NULL;
     }
@@ -171,15 +184,28 @@ static bool is_mangled(const char *name)
     return strncmp(name, "_Z", 2) == 0;
 }
 
-/* Whether cuobjdump's kernel `listed` is the kernel launched as `launched`. Two mangled names
- * are one kernel only when equal: their identifiers alone would make a kernel never launched,
- * in a namespace of its own or with other parameters, one with the kernel that ran. A launched
- * name as long as a launch note holds (crossing.h) may have been cut there: it is compared as
- * the start of cuobjdump's. Where either name is not mangled (a driver that names kernels
- * unmangled), the identifiers are compared. */
+/* Whether a name is a C identifier alone: what the driver names a kernel of C linkage. */
+static bool is_bare_identifier(const char *name)
+{
+    if (!(isalpha((unsigned char)name[0]) || name[0] == '_'))
+        return false;
+    for (const char *c = name; *c; c++)
+        if (!(isalnum((unsigned char)*c) || *c == '_'))
+            return false;
+    return true;
+}
+
+/* Whether cuobjdump's kernel `listed` is the kernel launched as `launched`. The driver names a
+ * kernel by its symbol, as cuobjdump lists it: mangled, or, for C linkage (extern "C"), the bare
+ * identifier. Either way the names are compared whole: their identifiers alone would make a
+ * kernel never launched, in a namespace of its own, with other parameters, or of C++ linkage
+ * beside an extern "C" one, one with the kernel that ran. A launched name as long as a launch
+ * note holds (crossing.h) may have been cut there: it is compared as the start of cuobjdump's
+ * (observe_run refuses one that starts two kernels' names). Only a demangled name (a driver
+ * that demangles, which the CUDA documentation does not describe) is compared by identifier. */
 static bool same_kernel(const char *listed, const char *launched)
 {
-    if (is_mangled(listed) && is_mangled(launched)) {
+    if (is_mangled(launched) || is_bare_identifier(launched)) {
         size_t length = strlen(launched);
         return length >= CROSSING_KERNEL_NAME_MAX ? strncmp(listed, launched, length) == 0
                                                    : strcmp(listed, launched) == 0;
@@ -190,6 +216,40 @@ static bool same_kernel(const char *listed, const char *launched)
     return strcmp(listed_identifier, launched_identifier) == 0;
 }
 
+/* The name after "Function : " on the line at `line`, or false if the line lists no kernel. */
+static bool listed_kernel(const char *line, size_t line_length, char *name, size_t size)
+{
+    const char *function = strstr(line, "Function : ");
+    if (!function || function >= line + line_length)
+        return false;
+    size_t name_length = strcspn(function + 11, " \t\r\n");
+    snprintf(name, size, "%.*s", (int)(name_length < size - 1 ? name_length : size - 1),
+             function + 11);
+    return true;
+}
+
+static size_t line_length_at(const char *line)
+{
+    const char *end = strchr(line, '\n');
+    return end ? (size_t)(end - line) + 1 : strlen(line);
+}
+
+int kernels_named(const char *sass, const char *launched)
+{
+    /* A kernel is listed once an architecture of the object: the names are told apart. */
+    char first[512] = "", name[512];
+    for (const char *line = sass; *line; line += line_length_at(line)) {
+        if (!listed_kernel(line, line_length_at(line), name, sizeof name) ||
+            !same_kernel(name, launched))
+            continue;
+        if (!first[0])
+            snprintf(first, sizeof first, "%s", name);
+        else if (strcmp(first, name) != 0)
+            return 2;
+    }
+    return first[0] ? 1 : 0;
+}
+
 char *sass_of_kernels(const char *sass, const char *const *names, int count)
 {
     size_t capacity = strlen(sass) + 1, used = 0;
@@ -198,14 +258,9 @@ char *sass_of_kernels(const char *sass, const char *const *names, int count)
         return NULL;
     bool keeping = false;
     for (const char *line = sass; *line;) {
-        const char *end = strchr(line, '\n');
-        size_t line_length = end ? (size_t)(end - line) + 1 : strlen(line);
-        const char *function = strstr(line, "Function : ");
-        if (function && function < line + line_length) {
-            char name[512];
-            size_t name_length = strcspn(function + 11, " \t\r\n");
-            snprintf(name, sizeof name, "%.*s", (int)(name_length < 511 ? name_length : 511),
-                     function + 11);
+        size_t line_length = line_length_at(line);
+        char name[512];
+        if (listed_kernel(line, line_length, name, sizeof name)) {
             keeping = false;
             for (int n = 0; n < count && !keeping; n++)
                 keeping = same_kernel(name, names[n]);
@@ -347,13 +402,18 @@ struct observed_run {
     struct baseline baseline;
 };
 
+static void forget_run_names(struct observed_run *run)
+{
+    free(run->sass);
+    for (int n = 0; n < run->launched; n++)
+        free(run->names[n]);
+}
+
 static void forget_run(struct observed_run *run)
 {
     free(run->baseline.counters);
-    free(run->sass);
     free(run->ran);
-    for (int n = 0; n < run->launched; n++)
-        free(run->names[n]);
+    forget_run_names(run);
 }
 
 /* Runs the lab's functions once on the text of seed and fills run; skips the test where the
@@ -373,6 +433,25 @@ static void observe_run(technique_runner *run_every_function, uint64_t seed,
     run->named = true;
     run->launched = launched_kernels(run_every_function, TEXT_ENGLISH_LIKE, seed, run->names,
                                      MAX_LAUNCHED_KERNELS, &run->named);
+    /* A kernel the check cannot name, or cannot tell from another, would be judged by the
+     * others' machine code: the test fails rather than judge what it did not see. */
+    if (!crossing_every_kernel_noted()) {
+        forget_run_names(run);
+        cr_assert_fail("right answer or not, technique not checked: your functions launched more "
+                       "than %d different kernels in one test, and the check follows that many "
+                       "(a lab needs a few)", MAX_LAUNCHED_KERNELS);
+    }
+    for (int n = 0; n < run->launched && run->named; n++) {
+        if (kernels_named(run->sass, run->names[n]) > 1) {
+            char identifier[256];
+            kernel_identifier(run->names[n], identifier, sizeof identifier);
+            forget_run_names(run);
+            cr_assert_fail("right answer or not, technique not checked: the name of your kernel "
+                           "%s is longer than the %d characters a launch note holds, and another "
+                           "kernel's starts the same: give your kernels shorter names",
+                           identifier, CROSSING_KERNEL_NAME_MAX);
+        }
+    }
     const uint64_t *hashes = NULL;
     struct baseline *baseline = &run->baseline;
     baseline->hash_count = crossing_result_hashes(&hashes);

@@ -87,4 +87,8 @@ const struct sass_rule *rule_missing_from_object(const char *sass, const struct 
  * driver gives it, mangled or not): malloc'ed, empty when none of them is there. */
 char *sass_of_kernels(const char *sass, const char *const *names, int count);
 
+/* How many different kernels of cuobjdump -sass output the launched name can be: 0, 1, or 2
+ * for more than one (a name cut at the launch note's length that starts two kernels' names). */
+int kernels_named(const char *sass, const char *launched);
+
 #endif

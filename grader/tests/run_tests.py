@@ -231,8 +231,22 @@ def part_cli():
         ("points: a folder", "a folder", "lab1", "--points", "/tmp"),
         ("--filter matching no test", "no test ran", "lab4", "--solution" if os.path.isdir(os.path.join(ROOT, "solutions")) else "--no-timing", "--filter", "nothing/*"),
     ]
+    cases.append(("--hint N with more", "--hint grades nothing", "lab2", "--hint", "2", "--no-timing"))
     for description, message, *arguments in cases:
         expect_usage_error(description, message, *arguments)
+    # --hint N is --hint=N: the number is a TODO's, not a second lab. The hints seen are the
+    # student's: the state the check changes is put back.
+    state = os.path.join(ROOT, "build/hints/lab2-count-atomic/state.json")
+    kept = open(state, "rb").read() if os.path.exists(state) else None
+    status, output = run([os.path.join(ROOT, "grade"), "lab2", "--hint", "2"])
+    if kept is None:
+        if os.path.exists(state):
+            os.remove(state)
+    else:
+        with open(state, "wb") as out:
+            out.write(kept)
+    first = output.strip().splitlines()[0] if output.strip() else f"exit {status}"
+    tally.check("./grade lab2 --hint 2 gives TODO 2's hint", "pass" if status == 0 and first.startswith("lab2, TODO 2") else "fail", first)
     # timing_spread.py compares two gradings' recorded times, input by input.
     spread = os.path.join(ROOT, "grader/timing_spread.py")
     fixtures = tempfile.mkdtemp(dir=WORK)
@@ -747,6 +761,13 @@ def part_docs_hints():
                     "lab1, TODO 1 (first), hint 2 of 2: the API", expected_last]
         tally.check(f"hints: every hint of a TODO seen, {description}",
                     "pass" if shown == expected else "fail", "" if shown == expected else f"shown: {shown}")
+    # Every hint seen and no test run: the hint says so, and one asked for by number starts
+    # again from the first.
+    make_tree(hints, skeleton, not_run)
+    shown = [hint("lab1")[1].splitlines()[0] for _ in range(4)] + [hint("lab1", "--todo", "1")[1].splitlines()[0]]
+    ended = "seen every hint of every TODO" in shown[3] and shown[4].startswith("lab1, TODO 1 (first), hint 1 of 2")
+    tally.check("hints: every hint seen, tests not run: said so; --hint=N starts again at its first",
+                "pass" if ended else "fail", "" if ended else f"shown: {shown[3:]}")
     make_tree(hints, skeleton, passed_a.replace("not ok 2", "ok 2"))
     output = hint("lab1")[1]
     tally.check("hints: none when every TODO's tests passed", "pass" if "no hint needed" in output else "fail",

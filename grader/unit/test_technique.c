@@ -102,6 +102,46 @@ Test(technique, a_kernel_of_the_same_identifier_never_launched_counts_for_nothin
     free(ran);
 }
 
+/* An extern "C" kernel, launched, beside a kernel of the same identifier in a namespace, never
+ * launched (as cuobjdump printed such a pair): the driver names the first bare, and that name
+ * is compared whole. */
+static const char C_LINKAGE_SASS[] =
+    "\t\tFunction : _ZN4dead10lab5_countEPKcmPy\n"
+    "        /*0000*/                   ATOMS.POPC.INC.32 RZ, [R3+URZ] ;\n"
+    "\t\t..........\n"
+    "\t\tFunction : lab5_count\n"
+    "        /*0000*/                   REDG.E.ADD.64.STRONG.GPU desc[UR4][R2.64], R4 ;\n";
+
+Test(technique, a_kernel_of_c_linkage_is_not_its_namespaced_twin)
+{
+    const char *launched[] = {"lab5_count"};
+    char *ran = sass_of_kernels(C_LINKAGE_SASS, launched, 1);
+    cr_assert(ran);
+    cr_expect(sass_matches(ran, "REDG"), "the extern \"C\" kernel that ran is kept");
+    cr_expect(!sass_matches(ran, "ATOMS"), "dead::lab5_count never ran");
+    free(ran);
+    cr_expect_eq(kernels_named(C_LINKAGE_SASS, "lab5_count"), 1);
+}
+
+/* Two kernels whose mangled names share their first CROSSING_KERNEL_NAME_MAX characters, each
+ * listed for two architectures: a launched name cut there could be either. */
+Test(technique, a_cut_name_that_starts_two_kernels_is_ambiguous)
+{
+    char stem[300], sass[2048], cut[256];
+    memset(stem, 'x', sizeof stem);
+    memcpy(stem, "_Z300", 5);
+    snprintf(sass, sizeof sass,
+             "\tcode for sm_80\n\t\tFunction : %.290sAv\n\t\tFunction : %.290sBv\n"
+             "\tcode for sm_90\n\t\tFunction : %.290sAv\n\t\tFunction : %.290sBv\n",
+             stem, stem, stem, stem);
+    snprintf(cut, sizeof cut, "%.255s", stem);
+    cr_expect_eq(kernels_named(sass, cut), 2, "a cut name that starts two kernels' names");
+    char whole[300];
+    snprintf(whole, sizeof whole, "%.290sAv", stem);
+    cr_expect_eq(kernels_named(sass, whole), 1, "one kernel, listed once an architecture");
+    cr_expect_eq(kernels_named(sass, "_Z5otherv"), 0);
+}
+
 Test(technique, nothing_launched_keeps_nothing)
 {
     char *ran = sass_of_kernels(SASS, NULL, 0);
