@@ -34,13 +34,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#define SHIPPED_TEXT "jargon-file-4.4.7.txt"
 #define MAX_INPUTS 8
 #define MAX_CONTENDERS 8
 
-#ifndef KIT_DATA_DIR
-#define KIT_DATA_DIR "grader/data"
-#endif
 
 static void usage(FILE *out)
 {
@@ -194,18 +190,11 @@ static void print_input_table(const struct bench_options *options, const struct 
 
 /* ---------------------------------------------------------------------------------------- */
 
-/* The path of the kit's data file `name`. */
-static void data_path(const char *name, char *path, size_t path_size)
-{
-    const char *data_dir = getenv("GRADE_DATA_DIR");
-    snprintf(path, path_size, "%s/%s", data_dir && *data_dir ? data_dir : KIT_DATA_DIR, name);
-}
-
 /* The kit's data file `name`, whole. */
 static char *load_data_file(const char *name, uint64_t *length)
 {
     char path[4096], error[512], *data = NULL;
-    data_path(name, path, sizeof path);
+    kit_data_path(name, path, sizeof path);
     if (load_file(path, &data, length, error, sizeof error) != 0) {
         fprintf(stderr, "bench: %s\n", error);
         exit(EXIT_FAILURE);
@@ -239,7 +228,7 @@ static void make_letter_input(int index, const struct bench_options *options, ch
     } else {
         snprintf(name, name_size, "jargon-file");
         uint64_t length = 0;
-        char *text = load_data_file(SHIPPED_TEXT, &length);
+        char *text = load_data_file(SHIPPED_TEXT_FILE, &length);
         source = timed_source_of_material(TIMED_LETTERS, TIMED_SLICES, text, length);
         free(text);
     }
@@ -293,7 +282,7 @@ static bool run_image_study(const struct bench_options *options, char *d_input, 
     uint8_t *photo;
     uint32_t width, height;
     char path[4096], error[512];
-    data_path(PHOTO_FILE_NAME, path, sizeof path);
+    kit_data_path(PHOTO_FILE_NAME, path, sizeof path);
     if (load_pgm(path, &photo, &width, &height, error, sizeof error) != 0) {
         fprintf(stderr, "bench: %s\n", error);
         exit(EXIT_FAILURE);

@@ -35,9 +35,6 @@
 #define BLOCK_BYTES (16ull << 20)  /* generated on the host, repeated on the GPU */
 #define COUNT_BLOCKS 32768u        /* the slides' count: 32K blocks of 1024 threads */
 #define COUNT_THREADS_PER_BLOCK 1024u
-#ifndef KIT_DATA_DIR
-#define KIT_DATA_DIR "grader/data"
-#endif
 
 /* ---------------------------------------------------------------------------------------- */
 /* Labs 2-4: one counter, with and without the compiler's merging of a warp's atomics.       */
@@ -961,9 +958,7 @@ static bool image_table(FILE *out, const struct bench_options *options, const st
     };
     enum { ROWS = sizeof rows / sizeof rows[0], KINDS = IMAGE_KIND_COUNT };
     char path[4096], error[512];
-    const char *data_dir = getenv("GRADE_DATA_DIR");
-    snprintf(path, sizeof path, "%s/%s", data_dir && *data_dir ? data_dir : KIT_DATA_DIR,
-             PHOTO_FILE_NAME);
+    kit_data_path(PHOTO_FILE_NAME, path, sizeof path);
     uint8_t *photo;
     uint32_t width, height;
     if (load_pgm(path, &photo, &width, &height, error, sizeof error) != 0) {

@@ -61,6 +61,12 @@ void generate_text(enum text_kind kind, uint64_t seed, char *text, uint64_t leng
     generator_text(kind, seed, table, text, length);
 }
 
+void kit_data_path(const char *name, char *path, size_t path_size)
+{
+    const char *folder = getenv("GRADE_DATA_DIR");
+    snprintf(path, path_size, "%s/%s", folder && *folder ? folder : KIT_DATA_FOLDER, name);
+}
+
 int load_file(const char *path, char **data, uint64_t *length, char *error, size_t error_size)
 {
     *data = NULL;

@@ -31,6 +31,15 @@ void generate_text(enum text_kind kind, uint64_t seed, char *text, uint64_t leng
  * generator of timed inputs is handed a copy. */
 void build_english_table(char table[4096]);
 
+/* The kit's data files: their folder, relative to the kit's root (where ./grade, make bench and
+ * the demos run), unless the environment's GRADE_DATA_DIR names another; the English text the
+ * labs ship. */
+#define KIT_DATA_FOLDER "grader/data"
+#define SHIPPED_TEXT_FILE "jargon-file-4.4.7.txt"
+
+/* The path of the kit's data file `name`: in GRADE_DATA_DIR, or else KIT_DATA_FOLDER. */
+void kit_data_path(const char *name, char *path, size_t path_size);
+
 /* Reads a whole file into a malloc'ed buffer. Returns 0, or -1 with a sentence in error
  * naming the file and what went wrong (missing, unreadable, a directory, empty). */
 int load_file(const char *path, char **data, uint64_t *length, char *error, size_t error_size);

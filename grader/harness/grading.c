@@ -15,10 +15,6 @@
 #include <fcntl.h>
 #include <sys/file.h>
 
-#ifndef KIT_DATA_DIR
-#define KIT_DATA_DIR "grader/data"
-#endif
-
 static uint64_t number_from_environment(const char *name, uint64_t fallback)
 {
     const char *text = getenv(name);
@@ -37,28 +33,16 @@ struct grading_options grading_options(void)
     struct grading_options options;
     options.seed = number_from_environment("GRADE_SEED", 20261122);
     options.timed_runs = (int)number_from_environment("GRADE_RUNS", 10);
-    options.timing_bytes = number_from_environment("GRADE_TIMING_BYTES", 0);
     options.timing = getenv("GRADE_NO_TIMING") == NULL;
     options.input_file = getenv("GRADE_INPUT");
     if (options.input_file && !*options.input_file)
         options.input_file = NULL;
-    options.data_dir = getenv("GRADE_DATA_DIR");
-    if (!options.data_dir || !*options.data_dir)
-        options.data_dir = KIT_DATA_DIR;
     return options;
 }
 
-void shipped_data_path(const struct grading_options *options, const char *name, char *path,
-                       size_t path_size)
-{
-    snprintf(path, path_size, "%s/%s", options->data_dir, name);
-}
 
 uint64_t timed_call_bytes(uint64_t lab_bytes)
 {
-    uint64_t bytes = grading_options().timing_bytes;
-    if (bytes)
-        return bytes;
     uint64_t least = ((uint64_t)gpu_facts().l2_cache_bytes * 5 / 4 + (1u << 20) - 1) >> 20 << 20;
     return lab_bytes > least ? lab_bytes : least;
 }

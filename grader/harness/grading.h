@@ -18,11 +18,8 @@
 struct grading_options {
     uint64_t seed;          /* GRADE_SEED: seeds every generated input */
     int timed_runs;         /* GRADE_RUNS: timed runs per contender (at least 10) */
-    uint64_t timing_bytes;  /* GRADE_TIMING_BYTES: a timed call's input in place of the lab's
-                               (the kit's own measurements of the grader); 0: the lab's */
     bool timing;            /* GRADE_NO_TIMING unset */
     const char *input_file; /* GRADE_INPUT, or NULL */
-    const char *data_dir;   /* GRADE_DATA_DIR: where the shipped text lives */
 };
 
 /* A timed call's input, in bytes: at least a quarter more than the GPU's L2 cache holds (every
@@ -33,15 +30,12 @@ struct grading_options {
 #define LARGE_TIMED_CALL_BYTES (1ull << 30)
 #define TIMED_RUN_BYTES (4ull << 30)
 
-/* The bytes of a timed call: GRADE_TIMING_BYTES, or the lab's, raised where the GPU's L2 cache
- * would hold most of it (in whole MiB). */
+/* The bytes of a timed call: the lab's, raised where the GPU's L2 cache would hold most of it
+ * (in whole MiB). */
 uint64_t timed_call_bytes(uint64_t lab_bytes);
 
 /* Reads the options; a malformed value fails the test with a message naming the variable. */
 struct grading_options grading_options(void);
-/* The path of a file the kit ships in its data folder (options->data_dir). */
-void shipped_data_path(const struct grading_options *options, const char *name, char *path,
-                       size_t path_size);
 
 /* Suite .init hooks: skip the test, with a one-line reason, when there is no usable GPU (or,
  * for speed tests, when timing was switched off). */

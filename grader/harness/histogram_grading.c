@@ -28,7 +28,6 @@
 /* The bins start as this garbage on every run: the function under test must zero them. */
 #define POISON_BYTE 0xA5
 #define CHECK_RUNS 3
-#define SHIPPED_TEXT_NAME "jargon-file-4.4.7.txt"
 /* The fastest rate a histogram may show, as a share of the copy's bandwidth: lab 8's reference
  * reaches 86-100% (docs/bench/), and a submission above this did not read the text. */
 #define MAX_PERCENT_OF_COPY 115
@@ -40,10 +39,10 @@ static char *load_or_fail(const char *path, uint64_t *length)
     return data;
 }
 
-static char *shipped_text(const struct grading_options *options, uint64_t *length)
+static char *shipped_text(uint64_t *length)
 {
     char path[4096];
-    shipped_data_path(options, SHIPPED_TEXT_NAME, path, sizeof path);
+    kit_data_path(SHIPPED_TEXT_FILE, path, sizeof path);
     return load_or_fail(path, length);
 }
 
@@ -113,7 +112,7 @@ static char *case_text(const struct text_case *text_case, const struct grading_o
 {
     switch (text_case->source) {
     case SOURCE_SHIPPED_TEXT:
-        return shipped_text(options, length);
+        return shipped_text(length);
     case SOURCE_STUDENT_FILE:
         return load_or_fail(options->input_file, length);
     case SOURCE_GENERATED:
@@ -222,7 +221,7 @@ static void describe_case(char *where, size_t size, const char *function_name,
                  text_case->name, text_kind_name(text_case->kind), length, options->seed);
     else
         snprintf(where, size, "%s on %s (%" PRIu64 " bytes)", function_name,
-                 text_case->source == SOURCE_STUDENT_FILE ? options->input_file : SHIPPED_TEXT_NAME,
+                 text_case->source == SOURCE_STUDENT_FILE ? options->input_file : SHIPPED_TEXT_FILE,
                  length);
 }
 
@@ -427,7 +426,7 @@ static void open_text_input(const struct speed_workload *workload, int index, ch
         *source = timed_source_generated(TIMED_LETTERS, kind);
     } else {
         uint64_t length = 0;
-        char *text = shipped_text(policy->options, &length);
+        char *text = shipped_text(&length);
         snprintf(name, name_size, "jargon-file");
         *source = timed_source_of_material(TIMED_LETTERS, TIMED_SLICES, text, length);
         free(text);

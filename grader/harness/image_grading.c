@@ -138,10 +138,10 @@ static uint8_t *load_or_fail(const char *path, uint64_t *count)
     return pixels;
 }
 
-static uint8_t *shipped_photo(const struct grading_options *options, uint64_t *count)
+static uint8_t *shipped_photo(uint64_t *count)
 {
     char path[4096];
-    shipped_data_path(options, PHOTO_FILE_NAME, path, sizeof path);
+    kit_data_path(PHOTO_FILE_NAME, path, sizeof path);
     return load_or_fail(path, count);
 }
 
@@ -150,7 +150,7 @@ static void generate_bytes(enum image_kind kind, const struct grading_options *o
                            uint8_t *bytes, uint64_t count)
 {
     uint64_t photo_pixels = 0;
-    uint8_t *photo = kind == IMAGE_PHOTO ? shipped_photo(options, &photo_pixels) : NULL;
+    uint8_t *photo = kind == IMAGE_PHOTO ? shipped_photo(&photo_pixels) : NULL;
     generate_image(kind, options->seed, photo, photo_pixels, bytes, count);
     free(photo);
 }
@@ -193,7 +193,7 @@ static void *case_pixels(const struct pixel_format *format, const struct image_c
         return pixels;
     }
     case SOURCE_PHOTO:
-        bytes = shipped_photo(options, count);
+        bytes = shipped_photo(count);
         break;
     case SOURCE_STUDENT_FILE:
         bytes = load_or_fail(options->input_file, count);
@@ -813,7 +813,7 @@ static void open_image_input(const struct speed_workload *workload, int index, c
     snprintf(name, name_size, "%s", image_kind_name((enum image_kind)index));
     if (index == IMAGE_PHOTO) {
         uint64_t pixels = 0;
-        uint8_t *photo = shipped_photo(policy->options, &pixels);
+        uint8_t *photo = shipped_photo(&pixels);
         *source = timed_source_of_material(format, TIMED_SLICES, photo, pixels);
         free(photo);
     } else {

@@ -3,6 +3,7 @@
 #include "image_reference.h"
 
 #include "images.h"
+#include "inputs.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -51,7 +52,7 @@ Test(load_image_input, the_shipped_photograph_is_512_by_512)
     uint8_t *pixels = NULL;
     uint64_t count = 0;
     char error[512] = "";
-    cr_assert_eq(load_image_input("grader/data/" PHOTO_FILE_NAME, &pixels, &count, error,
+    cr_assert_eq(load_image_input(KIT_DATA_FOLDER "/" PHOTO_FILE_NAME, &pixels, &count, error,
                                   sizeof error),
                  0, "%s", error);
     cr_expect_eq(count, 512u * 512u);
