@@ -40,8 +40,9 @@ static const char *cuda_error_hint(cudaError_t error, const char *call)
     }
 }
 
-/* A grader defines this to pass the failure on to its results (grader/harness/record_hooks.c);
- * the demo programs do not. */
+/* Defined where a failure must go further than this process's stderr: a grader passes it on to
+ * its results (grader/harness/record_hooks.c), the worker that runs code under test to the test
+ * process that asked (grader/crossing/worker.c). The demo programs do not define it. */
 void cuda_failure_observed(const char *message) __attribute__((weak));
 
 void cuda_check(cudaError_t result, const char *call, const char *file, int line)

@@ -1,4 +1,4 @@
-/* Grading the histogram labs (4-7): correctness on many texts with a diagnosis of what went
+/* Grading the text histogram labs (4-8): correctness on many texts with a diagnosis of what went
  * wrong, a text past 4 GiB, and the speed tables against the previous lab. */
 #ifndef GRADER_HISTOGRAM_GRADING_H
 #define GRADER_HISTOGRAM_GRADING_H

@@ -521,6 +521,7 @@ def inert_text_checks(scratch):
 
 def part_checks():
     print("== the submission check and the report validators on their own cases")
+    check_group_points()
     for script in ("grader/tests/check-submission-tests.sh", "grader/tests/check-reports-selftest.sh"):
         if not os.path.exists(os.path.join(ROOT, script)):
             tally.check(script, "fail", "missing")
@@ -539,6 +540,52 @@ def part_checks():
         failed = len(re.findall(r" fail(:|$)", output, re.M))
         tally.check(f"{script} ({passed} cases)", "pass" if status == 0 and failed == 0 and passed else "fail",
                     "" if status == 0 else f"exit {status}; log: build/test/{os.path.basename(script)}.log")
+
+
+# The correctness tests that check a group of inputs, a test a group (the case tables of the
+# harness), and the default points.conf's rule "a point an input" for them.
+GROUP_TESTS = {
+    "grader/harness/histogram_grading.c": {"SMALL_TEXTS": "small_texts", "DISTRIBUTIONS": "distributions",
+                                           "LONG_TEXTS": "long_texts", "START_OFFSETS": "start_offsets"},
+    "grader/harness/image_grading.c": {"IMAGE_SIZES": "sizes", "IMAGE_BLOCK_SIZES": "block_sizes",
+                                       "IMAGE_VALUES": "values", "SMALL_IMAGES": "small_images",
+                                       "IMAGE_KINDS": "image_kinds", "LONG_IMAGES": "long_images"},
+}
+
+
+def group_points_mismatches(points_text, sources):
+    """Where the points a group test earns in the default points.conf differ from its number of
+    inputs in the case tables (sources: {path: text}): a list of sentences."""
+    rules = {}
+    for line in points_text.splitlines():
+        fields = line.split("#", 1)[0].split()
+        if len(fields) == 4 and fields[1] == "test" and fields[2].startswith("*/"):
+            rules.setdefault(fields[2][2:], int(fields[3]))
+    problems = []
+    for path, groups in GROUP_TESTS.items():
+        counts = {}
+        for group in re.findall(r'^\s*\{"\w+",\s*(\w+),', sources[path], re.M):
+            counts[group] = counts.get(group, 0) + 1
+        for group, test in groups.items():
+            if rules.get(test) != counts.get(group, 0):
+                problems.append(f"*/{test}: {rules.get(test)} points, {counts.get(group, 0)} inputs in {path}")
+    return problems
+
+
+def check_group_points():
+    """The default points.conf gives a group test a point an input, as its comment says."""
+    sources = {path: open(os.path.join(ROOT, path), encoding="utf-8").read() for path in GROUP_TESTS}
+    points = open(os.path.join(ROOT, "grader/points.conf"), encoding="utf-8").read()
+    problems = group_points_mismatches(points, sources)
+    tally.check("points.conf: a group test's points are its number of inputs", "fail" if problems else "pass",
+                "; ".join(problems) or f"{sum(len(g) for g in GROUP_TESTS.values())} groups")
+    # ... and the check can fail: one input more in a table.
+    text = "grader/harness/histogram_grading.c"
+    grown = dict(sources)
+    grown[text] = sources[text].replace('{"bytes_31", SMALL_TEXTS,', '{"bytes_30", SMALL_TEXTS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 30, 0},\n    {"bytes_31", SMALL_TEXTS,')
+    caught = group_points_mismatches(points, grown)
+    tally.check("points.conf check: a text added to a group is caught", "pass" if caught else "fail",
+                caught[0] if caught else "not caught")
 
 
 def part_toolkit():
