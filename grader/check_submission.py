@@ -707,6 +707,69 @@ def code_references(disassembly):
     return out
 
 
+# What nvcc's registration, which runs before main in every process that holds the object, may
+# call: the runtime's registration, and atexit with the function that unregisters the object
+# (which calls __cudaUnregisterFatBinary at exit). Its own helpers (local functions named
+# __nv_* or __cuda*) are followed and held to the same rule.
+REGISTRATION_CALLEES = ("__cudaRegisterFatBinary", "__cudaRegisterFatBinaryEnd", "__cudaRegisterFunction",
+                        "__cudaRegisterVar", "__cudaRegisterManagedVar", "__cudaInitModule",
+                        "__cudaUnregisterFatBinary", "atexit")
+NVCC_HELPER = r"(_ZL[0-9]+)?__(nv_|cuda)[A-Za-z0-9_]*"
+
+
+def control_transfers(disassembly):
+    """{function: [(instruction, target)]} of every call and jump of the host code: target the
+    symbol its relocation names, else the <symbol+offset> objdump shows, else ''; an indirect
+    one's instruction has its '*'."""
+    import re
+    functions, current = {}, None
+    for line in lines_of(disassembly):
+        header = re.fullmatch(r"[0-9a-f]+ <(.*)>:", line)
+        if header:
+            current = functions.setdefault(header.group(1), [])
+            continue
+        if line.startswith("Disassembly of section "):
+            current = None
+            continue
+        found = re.match(r" *[0-9a-f]+:\t(\S+)\s*([^\t#]*)", line)
+        if current is None or not found or not re.fullmatch(r"(call|jmp|j[a-z]+)q?", found.group(1)):
+            continue
+        relocation = re.search(r"R_X86_64_[A-Z0-9_]+\t([^\t ]+?)([-+]0x[0-9a-f]+)?$", line)
+        shown = re.search(r"<([^>]*)>", found.group(2))
+        target = relocation.group(1) if relocation else shown.group(1) if shown else ""
+        current.append((found.group(1) + " " + found.group(2).strip(), target))
+    return functions
+
+
+def before_main_problems(disassembly, source):
+    """What nvcc's registration function, and the helpers of nvcc's it calls, call beyond
+    REGISTRATION_CALLEES: a source can reroute one of its calls (#pragma redefine_extname, an asm
+    label on a declaration, a macro over the runtime's names) to code of its own, which would
+    then run before main, ahead of everything the grader's worker sets up."""
+    import re
+    functions = control_transfers(disassembly)
+    problems, seen, queue = [], set(), [REGISTRATION]
+    while queue:
+        function = queue.pop()
+        if function in seen or function not in functions:
+            continue
+        seen.add(function)
+        for instruction, target in functions[function]:
+            base = re.sub(r"[-+]0x[0-9a-f]+$", "", target)
+            if "*" in instruction:
+                problems.append(f"{source}: makes an indirect call or jump ({instruction}) in the code nvcc runs "
+                                "before main to register its kernels, which a lab may not do")
+            elif base == function or base in REGISTRATION_CALLEES:
+                continue
+            elif re.fullmatch(NVCC_HELPER, base) and base in functions and base == target:
+                queue.append(base)
+            else:
+                problems.append(f"{source}: has the code nvcc runs before main to register its kernels call "
+                                f"{as_written(base) or 'an address'} (in place of the runtime's registration, or of "
+                                "atexit), which a lab may not do")
+    return problems
+
+
 def hex_value(digits):
     value = 0
     for c in digits.lower():
@@ -863,6 +926,9 @@ def object_check(object_path, source):
         elif name.startswith("_GLOBAL__sub_I_"):
             name = "a static object's constructor"
         problems.append(f"{source}: runs {name} before main (a constructor), which a lab may not do")
+
+    # (b') Before main: nvcc's registration calls the runtime and atexit, nothing of the source's.
+    problems += before_main_problems(code, source)
 
     # (c) No system call in host code.
     for ref in refs:

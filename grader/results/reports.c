@@ -380,7 +380,7 @@ int write_gradescope_json(FILE *out, const struct grading *grading)
     fputs("\n  ]", out);
     if (grading->time_ratio > 0)
         fprintf(out, ",\n  \"leaderboard\": [\n    {\"name\": \"time / reference\", \"value\": "
-                     "%.3f, \"order\": \"asc\"}\n  ]", grading->time_ratio);
+                     "%.6g, \"order\": \"asc\"}\n  ]", grading->time_ratio);
     fputs("\n}\n", out);
     return finish(out);
 }
@@ -517,8 +517,10 @@ int write_summary_json(FILE *out, const struct grading *grading)
     fprintf(out, ",\n  \"exit_code\": %d,\n  \"tests_passed\": %d,\n  \"tests_failed\": %d,\n"
                  "  \"tests_not_run\": %d,\n  \"time_ratio\": ",
             grading->exit_code, grading->passed, grading->failed, grading->not_run);
+    /* Six significant figures: a ratio below 0.0005 would read 0.000 at three decimals, which
+     * the class table's reader refuses as no ratio. */
     if (grading->time_ratio > 0)
-        fprintf(out, "%.3f", grading->time_ratio);
+        fprintf(out, "%.6g", grading->time_ratio);
     else
         fputs("null", out);
     fprintf(out, ",\n  \"score\": %.2f,\n  \"max_score\": %.2f,\n  \"performance\": ", grading->score,
