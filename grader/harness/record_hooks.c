@@ -6,6 +6,7 @@
 #include "records.h"
 
 #include <criterion/criterion.h>
+#include <cuda_runtime_api.h>
 #include <criterion/hooks.h>
 #include <criterion/internal/ordered-set.h>
 #include <stdio.h>
@@ -46,9 +47,22 @@ void crossing_machine_problem_observed(const char *reason)
     record_current_test(TEST_MACHINE_PROBLEM, reason);
 }
 
-/* common/cuda_check.c calls this, when a grader defines it, before it ends the process. */
+/* common/cuda_check.c calls this, when a grader defines it, before it ends the process; so does
+ * the crossing, for a CUDA call that failed in the worker. On a machine with no GPU, a test
+ * whose code makes CUDA calls could not run here: it is not run (and stays in the maximum), not
+ * failed. Whether there is one is asked in this process, which the code under test never runs
+ * in: it can fail a call, not take the GPU away. */
 void cuda_failure_observed(const char *message)
 {
+    int devices = 0;
+    cudaError_t listed = cudaGetDeviceCount(&devices);
+    if (listed == cudaErrorNoDevice || listed == cudaErrorInsufficientDriver ||
+        (listed == cudaSuccess && devices == 0)) {
+        /* The call and its error are above, on stderr (cuda_check printed them). */
+        const char *reason = "no CUDA GPU on this machine, and this test's code makes CUDA calls";
+        record_current_test(TEST_NEEDS_GPU, reason);
+        cr_skip_test("GPU test skipped: %s", reason);
+    }
     record_for_current_test(RECORD_CUDA_ERROR, message);
 }
 

@@ -521,6 +521,19 @@ const struct sass_rule *rule_missing_from_object(const char *sass, const struct 
     return NULL;
 }
 
+/* Where a rule asks for an atomic on shared memory (ATOMS) and the kernels have a block-scope
+ * atomic through a generic address instead (cuda::atomic_ref with thread_scope_block compiles so,
+ * ATOM.E...STRONG.SM), what to do: the machine code cannot tell such an atomic's memory. */
+static const char *generic_shared_atomic_hint(const struct sass_rule *rule, const char *sass)
+{
+    if (!rule->required || strncmp(rule->pattern, "ATOMS", 5) != 0 ||
+        !sass_matches(sass, "ATOM\\.E\\.[A-Z0-9.]*\\.(SM|CTA)[ ,]"))
+        return "";
+    return "\n  Your kernels make block-scope atomics through a generic address (ATOM.E...SM: "
+           "cuda::atomic_ref with thread_scope_block, say), whose memory the machine code does not "
+           "say: use atomicAdd on the __shared__ variable or bins, which compiles to ATOMS.";
+}
+
 /* Without a GPU: the machine code of the whole object, which cuobjdump reads without one. An
  * instruction the technique needs that no kernel of the object has is missing for certain, and
  * fails the test; the rest (which kernels the functions launch, an instruction no kernel they
@@ -537,13 +550,14 @@ static void check_technique_without_gpu(const struct sass_rule *rules, int count
                      "without a GPU, could not run either: %s)", no_gpu, reason);
     }
     const struct sass_rule *missing = rule_missing_from_object(sass, rules, count);
+    const char *generic = missing ? generic_shared_atomic_hint(missing, sass) : "";
     free(sass);
     const char *object = getenv("GRADE_OBJECT");
     if (missing)
         cr_assert_fail("right answer or not, technique missing: %s\n  (no kernel in the machine "
                        "code of %s has an instruction matching /%s/, whichever your functions "
-                       "launch; see it with: cuobjdump -sass %s)",
-                       missing->meaning, object, missing->pattern, object);
+                       "launch; see it with: cuobjdump -sass %s)%s",
+                       missing->meaning, object, missing->pattern, object, generic);
     record_current_test(TEST_NEEDS_GPU, no_gpu);
     cr_skip_test("technique check not run in full: its static part passed (the instructions the "
                  "lab needs are in your object's machine code), but which of your kernels your "
@@ -577,12 +591,13 @@ void check_technique(const struct sass_rule *rules, int count,
             char list[sizeof run.list];
             snprintf(list, sizeof list, "%s", run.list);
             const char *object = run.object;
+            const char *generic = generic_shared_atomic_hint(&rules[r], run.ran);
             forget_run(&run);
             cr_assert_fail("right answer or not, technique missing: %s\n  (the machine code of "
                            "the kernels your functions launched, %s, %s /%s/; a kernel they do not "
-                           "launch counts for nothing; see it with: cuobjdump -sass %s)",
+                           "launch counts for nothing; see it with: cuobjdump -sass %s)%s",
                            rules[r].meaning, list, found ? "has" : "has no instruction matching",
-                           rules[r].pattern, object);
+                           rules[r].pattern, object, generic);
         }
     }
     forget_run(&run);

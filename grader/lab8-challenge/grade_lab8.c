@@ -72,7 +72,7 @@ static void run_every_function(const struct technique_inputs *inputs)
 GRADED_TEST(technique, wide_loads, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
-        {"LDG\\.[A-Z0-9.]*128", true,
+        {"(LDG|LDGSTS)\\.[A-Z0-9.]*(128|256)", true,
          "lab 8 reads the text 16 bytes a load (a uint4), and your kernels have no 16-byte "
          "global load"},
     };

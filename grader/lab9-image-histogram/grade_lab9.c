@@ -142,7 +142,7 @@ GRADED_TEST(technique, shared_atomics_and_wide_loads, .timeout = CORRECTNESS_TIM
         {"ATOMS\\.", true,
          "part A's shared version and part B count into private bins in shared memory, and your "
          "kernels have no atomic on shared memory"},
-        {"LDG\\.[A-Z0-9.]*128", true,
+        {"(LDG|LDGSTS)\\.[A-Z0-9.]*(128|256)", true,
          "part B's fast kernel reads the image 16 bytes a load (a uint4), and your kernels have "
          "no 16-byte global load"},
     };
