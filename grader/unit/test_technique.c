@@ -56,14 +56,23 @@ static const char SASS[] =
     "\t\tFunction : _ZN4labs6nestedEv\n"
     "        /*0000*/                   LDG.E.128 R4, desc[UR4][R2.64] ;\n";
 
+/* Of the kernels in sass, those named launched ran: the machine code kept has `kept` and not
+ * `dropped` (why: the message of a failed expectation). */
+static void expect_kept(const char *sass, const char *launched, const char *kept,
+                        const char *dropped, const char *why)
+{
+    const char *names[] = {launched};
+    char *ran = sass_of_kernels(sass, names, 1);
+    cr_assert(ran);
+    cr_expect(sass_matches(ran, kept), "%s: /%s/ is not kept", why, kept);
+    cr_expect(!sass_matches(ran, dropped), "%s: /%s/ is kept", why, dropped);
+    free(ran);
+}
+
 Test(technique, keeps_only_the_kernels_that_ran)
 {
-    const char *launched[] = {"_Z15global_atomicksPKcmPy"};
-    char *ran = sass_of_kernels(SASS, launched, 1);
-    cr_assert(ran);
-    cr_expect(sass_matches(ran, "(RED|ATOM)G?\\.[A-Z0-9.]*ADD"), "the launched kernel's add is kept");
-    cr_expect(!sass_matches(ran, "ATOMS\\."), "the kernel never launched counts for nothing");
-    free(ran);
+    expect_kept(SASS, "_Z15global_atomicksPKcmPy", "(RED|ATOM)G?\\.[A-Z0-9.]*ADD", "ATOMS\\.",
+                "the launched kernel's add is kept, the kernel never launched counts for nothing");
 }
 
 Test(technique, names_match_mangled_or_not)
@@ -94,12 +103,8 @@ static const char SAME_IDENTIFIER_SASS[] =
 
 Test(technique, a_kernel_of_the_same_identifier_never_launched_counts_for_nothing)
 {
-    const char *launched[] = {"_Z5countPy"};
-    char *ran = sass_of_kernels(SAME_IDENTIFIER_SASS, launched, 1);
-    cr_assert(ran);
-    cr_expect(sass_matches(ran, "REDG"), "the kernel that ran is kept");
-    cr_expect(!sass_matches(ran, "ATOMS"), "neither dead::count nor count(const char *, ...) ran");
-    free(ran);
+    expect_kept(SAME_IDENTIFIER_SASS, "_Z5countPy", "REDG", "ATOMS",
+                "neither dead::count nor count(const char *, ...) ran");
 }
 
 /* An extern "C" kernel, launched, beside a kernel of the same identifier in a namespace, never
@@ -114,12 +119,7 @@ static const char C_LINKAGE_SASS[] =
 
 Test(technique, a_kernel_of_c_linkage_is_not_its_namespaced_twin)
 {
-    const char *launched[] = {"lab5_count"};
-    char *ran = sass_of_kernels(C_LINKAGE_SASS, launched, 1);
-    cr_assert(ran);
-    cr_expect(sass_matches(ran, "REDG"), "the extern \"C\" kernel that ran is kept");
-    cr_expect(!sass_matches(ran, "ATOMS"), "dead::lab5_count never ran");
-    free(ran);
+    expect_kept(C_LINKAGE_SASS, "lab5_count", "REDG", "ATOMS", "dead::lab5_count never ran");
     cr_expect_eq(kernels_named(C_LINKAGE_SASS, "lab5_count"), 1);
 }
 
