@@ -512,12 +512,42 @@ static char *launched_sass(technique_runner *run_every_function, char *list, siz
     return ran;
 }
 
-const struct sass_rule *rule_missing_from_object(const char *sass, const struct sass_rule *rules,
-                                                 int count)
+/* Whether some architecture's part of cuobjdump's listing (after its line "code for sm_XX") has
+ * kernels but no instruction matching pattern; its name in architecture when so. */
+static bool missing_in_an_architecture(const char *sass, const char *pattern, char *architecture,
+                                       size_t architecture_size)
 {
-    for (int r = 0; r < count; r++)
-        if (rules[r].required && !sass_matches(sass, rules[r].pattern))
+    static const char marker[] = "code for sm_";
+    for (const char *part = strstr(sass, marker); part;) {
+        const char *next = strstr(part + 1, marker);
+        size_t length = next ? (size_t)(next - part) : strlen(part);
+        char *chunk = strndup(part, length);
+        cr_assert(chunk, "out of host memory for the SASS");
+        bool missing = strstr(chunk, "Function : ") && !sass_matches(chunk, pattern);
+        free(chunk);
+        if (missing) {
+            size_t name = strcspn(part + sizeof marker - 1, " \t\r\n");
+            snprintf(architecture, architecture_size, "sm_%.*s", (int)(name < 16 ? name : 16),
+                     part + sizeof marker - 1);
+            return true;
+        }
+        part = next;
+    }
+    return false;
+}
+
+const struct sass_rule *rule_missing_from_object(const char *sass, const struct sass_rule *rules,
+                                                 int count, char *architecture,
+                                                 size_t architecture_size)
+{
+    snprintf(architecture, architecture_size, "any architecture");
+    for (int r = 0; r < count; r++) {
+        if (!rules[r].required)
+            continue;
+        if (!sass_matches(sass, rules[r].pattern) ||
+            missing_in_an_architecture(sass, rules[r].pattern, architecture, architecture_size))
             return &rules[r];
+    }
     return NULL;
 }
 
@@ -549,15 +579,17 @@ static void check_technique_without_gpu(const struct sass_rule *rules, int count
                      "launch, and %s (its static part, which reads your object's machine code "
                      "without a GPU, could not run either: %s)", no_gpu, reason);
     }
-    const struct sass_rule *missing = rule_missing_from_object(sass, rules, count);
+    char architecture[32];
+    const struct sass_rule *missing =
+        rule_missing_from_object(sass, rules, count, architecture, sizeof architecture);
     const char *generic = missing ? generic_shared_atomic_hint(missing, sass) : "";
     free(sass);
     const char *object = getenv("GRADE_OBJECT");
     if (missing)
         cr_assert_fail("right answer or not, technique missing: %s\n  (no kernel in the machine "
-                       "code of %s has an instruction matching /%s/, whichever your functions "
-                       "launch; see it with: cuobjdump -sass %s)%s",
-                       missing->meaning, object, missing->pattern, object, generic);
+                       "code of %s for %s has an instruction matching /%s/, whichever your "
+                       "functions launch; see it with: cuobjdump -sass %s)%s",
+                       missing->meaning, object, architecture, missing->pattern, object, generic);
     record_current_test(TEST_NEEDS_GPU, no_gpu);
     cr_skip_test("technique check not run in full: its static part passed (the instructions the "
                  "lab needs are in your object's machine code), but which of your kernels your "

@@ -80,10 +80,13 @@ bool sass_order_broken(const char *sass, const struct sass_order_rule *rule, cha
 bool sass_matches(const char *sass, const char *pattern);
 
 /* The static part, on the machine code of a whole object (what cuobjdump reads without a GPU):
- * the first rule that requires an instruction no kernel of it has, or NULL. A forbidden
- * instruction that some kernel has proves nothing before the launched kernels are known. */
+ * the first rule that requires an instruction that no kernel of it has, for one of the object's
+ * architectures (named in architecture; a GPU runs its own architecture's code, which the
+ * object built without one holds beside others'), or NULL. A forbidden instruction that some
+ * kernel has proves nothing before the launched kernels are known. */
 const struct sass_rule *rule_missing_from_object(const char *sass, const struct sass_rule *rules,
-                                                 int count);
+                                                 int count, char *architecture,
+                                                 size_t architecture_size);
 
 /* The part of cuobjdump -sass output that belongs to the kernels named (each a name as the CUDA
  * driver gives it, mangled or not): malloc'ed, empty when none of them is there. */

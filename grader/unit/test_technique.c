@@ -281,18 +281,37 @@ Test(machine_code_order, a_kernel_with_a_call_is_not_judged)
 
 Test(technique, without_a_gpu_fails_only_what_no_kernel_of_the_object_has)
 {
+    char architecture[32];
     const struct sass_rule shared_and_wide[] = {
         {"ATOMS\\.", true, "shared atomics"},
         {"LDG\\.[A-Z0-9.]*128", true, "16-byte loads"},
     };
-    cr_expect_null(rule_missing_from_object(SASS, shared_and_wide, 2),
+    cr_expect_null(rule_missing_from_object(SASS, shared_and_wide, 2, architecture, sizeof architecture),
                    "both are in some kernel of the object: only a GPU can tell which ran");
     const struct sass_rule cas[] = {{"ATOMS\\.", true, "shared atomics"},
                                     {"ATOMG?\\.[A-Z0-9.]*CAS", true, "compare-and-swap"}};
-    const struct sass_rule *missing = rule_missing_from_object(SASS, cas, 2);
+    const struct sass_rule *missing = rule_missing_from_object(SASS, cas, 2, architecture, sizeof architecture);
     cr_assert_not_null(missing, "no kernel of the object has a compare-and-swap");
     cr_expect_str_eq(missing->meaning, "compare-and-swap");
     const struct sass_rule no_atomic[] = {{"(RED|ATOM)[GS]?\\.", false, "no atomic"}};
-    cr_expect_null(rule_missing_from_object(SASS, no_atomic, 1),
+    cr_expect_null(rule_missing_from_object(SASS, no_atomic, 1, architecture, sizeof architecture),
                    "a forbidden instruction may be in a kernel that never runs: not a failure");
+}
+
+/* An object built without a GPU holds each architecture's code: a GPU runs its own's. An
+ * instruction that one architecture's kernels lack (sm_75 adding 1 with ATOMS.ADD, sm_90 with
+ * ATOMS.POPC.INC) is missing there. */
+Test(technique, without_a_gpu_every_architecture_must_have_what_is_required)
+{
+    static const char two_architectures[] =
+        "\tcode for sm_75\n\t\tFunction : _Z4stepPy\n"
+        "        /*0000*/                   ATOMS.ADD RZ, [R3+URZ], R4 ;\n"
+        "\tcode for sm_90\n\t\tFunction : _Z4stepPy\n"
+        "        /*0000*/                   ATOMS.POPC.INC.32 RZ, [R3+URZ] ;\n";
+    char architecture[32];
+    const struct sass_rule add[] = {{"ATOMS\\.ADD", true, "a run added whole"}};
+    cr_expect_not_null(rule_missing_from_object(two_architectures, add, 1, architecture, sizeof architecture));
+    cr_expect_str_eq(architecture, "sm_90");
+    const struct sass_rule shared[] = {{"ATOMS\\.", true, "shared atomics"}};
+    cr_expect_null(rule_missing_from_object(two_architectures, shared, 1, architecture, sizeof architecture));
 }
