@@ -710,11 +710,11 @@ def code_references(disassembly):
 # What nvcc's registration, which runs before main in every process that holds the object, may
 # call: the runtime's registration, and atexit with the function that unregisters the object
 # (which calls __cudaUnregisterFatBinary at exit). Its own helpers (local functions named
-# __nv_* or __cuda*) are followed and held to the same rule.
+# __nv_*, ____nv_* or __cuda*) are followed and held to the same rule.
 REGISTRATION_CALLEES = ("__cudaRegisterFatBinary", "__cudaRegisterFatBinaryEnd", "__cudaRegisterFunction",
                         "__cudaRegisterVar", "__cudaRegisterManagedVar", "__cudaInitModule",
                         "__cudaUnregisterFatBinary", "atexit")
-NVCC_HELPER = r"(_ZL[0-9]+)?__(nv_|cuda)[A-Za-z0-9_]*"
+NVCC_HELPER = r"(_ZL[0-9]+)?__+(nv_|cuda)[A-Za-z0-9_]*"
 
 
 def control_transfers(disassembly):
