@@ -741,11 +741,24 @@ def control_transfers(disassembly):
     return functions
 
 
-def before_main_problems(disassembly, source):
+def defined_names(symbols):
+    """Every name readelf -s -W gives a definition in the object (any binding, any type)."""
+    import re
+    names = set()
+    for line in lines_of(symbols):
+        f = words(line) + [""] * 8
+        if re.fullmatch(r"[0-9]+:", f[0]) and f[6] != "UND" and f[7]:
+            names.add(f[7])
+    return names
+
+
+def before_main_problems(disassembly, defined, source):
     """What nvcc's registration function, and the helpers of nvcc's it calls, call beyond
     REGISTRATION_CALLEES: a source can reroute one of its calls (#pragma redefine_extname, an asm
     label on a declaration, a macro over the runtime's names) to code of its own, which would
-    then run before main, ahead of everything the grader's worker sets up."""
+    then run before main, ahead of everything the grader's worker sets up. A callee of that list
+    must be the runtime's, undefined in the object: a definition of the same name (a static one
+    takes the runtime's name for the object alone) would be the source's code."""
     import re
     functions = control_transfers(disassembly)
     problems, seen, queue = [], set(), [REGISTRATION]
@@ -759,7 +772,7 @@ def before_main_problems(disassembly, source):
             if "*" in instruction:
                 problems.append(f"{source}: makes an indirect call or jump ({instruction}) in the code nvcc runs "
                                 "before main to register its kernels, which a lab may not do")
-            elif base == function or base in REGISTRATION_CALLEES:
+            elif base == function or (base in REGISTRATION_CALLEES and base not in defined):
                 continue
             elif re.fullmatch(NVCC_HELPER, base) and base in functions and base == target:
                 queue.append(base)
@@ -912,6 +925,10 @@ def object_check(object_path, source):
             problems.append(f"{source}: has a section {name} of type {kind}, which a lab may not have")
         if "W" in flags and "X" in flags:
             problems.append(f"{source}: has a section {name} both writable and executable, which a lab may not have")
+        # Code is never mergeable: a section name that spells its own flags (a '#' ending the
+        # compiler's) makes one, whose relocations keep the names they would otherwise lose.
+        if "M" in flags and "X" in flags:
+            problems.append(f"{source}: has a section {name} both mergeable and executable, which a lab may not have")
         if name == ".note.GNU-stack" and "X" in flags:
             problems.append(f"{source}: asks for an executable stack, which a lab may not have")
     if ".note.GNU-stack" not in names:
@@ -928,7 +945,7 @@ def object_check(object_path, source):
         problems.append(f"{source}: runs {name} before main (a constructor), which a lab may not do")
 
     # (b') Before main: nvcc's registration calls the runtime and atexit, nothing of the source's.
-    problems += before_main_problems(code, source)
+    problems += before_main_problems(code, defined_names(symbols), source)
 
     # (c) No system call in host code.
     for ref in refs:
