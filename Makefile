@@ -364,8 +364,10 @@ build/$(2)/$(1)/demo: build/$(2)/$(1)/demo.o build/$(2)/$(1)/$(call short,$(1)).
 	$$(NVCC) $$^ -o $$@
 
 # The code under test is not in the grader: it runs in the worker, the references in theirs.
-build/$(2)/$(1)/worker: $(WORKER_OBJECTS) build/crossing/$(1)/student-thunks.o \
-                        build/$(2)/$(1)/$(call short,$(1)).o $(COMMON_OBJECTS)
+# The kit's objects come before the code under test's: where both define a weak symbol (a
+# template's instance, a vtable of a header's class), the linker keeps the first, the kit's.
+build/$(2)/$(1)/worker: $(WORKER_OBJECTS) build/crossing/$(1)/student-thunks.o $(COMMON_OBJECTS) \
+                        build/$(2)/$(1)/$(call short,$(1)).o
 	$$(NVCC) $$(WORKER_LDFLAGS) $$^ -o $$@
 
 build/$(2)/$(1)/grader: $(call GRADER_OBJECTS,$(1),$(2)) build/$(2)/$(1)/worker build/reference/$(1)/worker
