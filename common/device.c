@@ -16,26 +16,41 @@
  * as the failure of the call it made. */
 void cuda_failure_observed(const char *message) __attribute__((weak));
 
-bool gpu_available(char *reason, size_t reason_size)
+/* What cudaGetDeviceCount says of this machine, with a one-line reason where no GPU is listed. */
+enum gpu_listing { GPU_LISTED, GPU_ABSENT, GPU_UNLISTED };
+
+static enum gpu_listing gpu_listing(char *reason, size_t reason_size)
 {
     int count = 0;
     cudaError_t result = cudaGetDeviceCount(&count);
     if (result == cudaErrorInsufficientDriver || result == cudaErrorNoDevice) {
         snprintf(reason, reason_size, "no CUDA GPU with a recent enough driver on this machine "
                  "(cudaGetDeviceCount: %s)", cudaGetErrorName(result));
-        return false;
+        return GPU_ABSENT;
     }
     if (result != cudaSuccess) {
         snprintf(reason, reason_size, "no usable CUDA GPU (cudaGetDeviceCount: %s)",
                  cudaGetErrorString(result));
-        return false;
+        return GPU_UNLISTED;
     }
     if (count == 0) {
         snprintf(reason, reason_size, "no CUDA GPU on this machine");
-        return false;
+        return GPU_ABSENT;
     }
+    return GPU_LISTED;
+}
+
+bool gpu_absent(char *reason, size_t reason_size)
+{
+    return gpu_listing(reason, reason_size) == GPU_ABSENT;
+}
+
+bool gpu_available(char *reason, size_t reason_size)
+{
+    if (gpu_listing(reason, reason_size) != GPU_LISTED)
+        return false;
     /* A device can be listed yet refuse a context (wrong driver, exclusive mode, broken node). */
-    result = cudaFree(NULL);
+    cudaError_t result = cudaFree(NULL);
     if (result != cudaSuccess) {
         snprintf(reason, reason_size, "the CUDA GPU cannot be used (%s)", cudaGetErrorString(result));
         return false;

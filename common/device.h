@@ -24,6 +24,9 @@ struct gpu_facts {
 /* True when device 0 can run kernels; otherwise false with a one-line reason. Never exits, so a
  * test without a GPU can skip instead of fail. */
 bool gpu_available(char *reason, size_t reason_size);
+/* True, with the reason, when this machine has no CUDA GPU at all (none listed, or a driver
+ * too old for the runtime): not a GPU that fails, which gpu_available also reports. */
+bool gpu_absent(char *reason, size_t reason_size);
 
 /* The multiprocessor count of device 0: cheap enough to ask before every launch that sizes
  * its grid by it (exits with a message when there is no device). */

@@ -2,11 +2,11 @@
  * Criterion's runner lists every test and gives each one's outcome; a test process says that
  * its test reached its end, and why a test could not run. */
 #include "crossing.h"
+#include "device.h"
 #include "grading.h"
 #include "records.h"
 
 #include <criterion/criterion.h>
-#include <cuda_runtime_api.h>
 #include <criterion/hooks.h>
 #include <criterion/internal/ordered-set.h>
 #include <stdio.h>
@@ -54,10 +54,8 @@ void crossing_machine_problem_observed(const char *reason)
  * in: it can fail a call, not take the GPU away. */
 void cuda_failure_observed(const char *message)
 {
-    int devices = 0;
-    cudaError_t listed = cudaGetDeviceCount(&devices);
-    if (listed == cudaErrorNoDevice || listed == cudaErrorInsufficientDriver ||
-        (listed == cudaSuccess && devices == 0)) {
+    char absent[256];
+    if (gpu_absent(absent, sizeof absent)) {
         /* The call and its error are above, on stderr (cuda_check printed them). */
         const char *reason = "no CUDA GPU on this machine, and this test's code makes CUDA calls";
         record_current_test(TEST_NEEDS_GPU, reason);

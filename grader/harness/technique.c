@@ -238,9 +238,11 @@ int kernels_named(const char *sass, const char *launched)
 {
     /* A kernel is listed once an architecture of the object: the names are told apart. */
     char first[512] = "", name[512];
-    for (const char *line = sass; *line; line += line_length_at(line)) {
-        if (!listed_kernel(line, line_length_at(line), name, sizeof name) ||
-            !same_kernel(name, launched))
+    for (const char *line = sass; *line;) {
+        size_t line_length = line_length_at(line);
+        bool named = listed_kernel(line, line_length, name, sizeof name);
+        line += line_length;
+        if (!named || !same_kernel(name, launched))
             continue;
         if (!first[0])
             snprintf(first, sizeof first, "%s", name);
