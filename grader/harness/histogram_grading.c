@@ -2,10 +2,9 @@
 
 #include "bandwidth.h"
 #include "compare.h"
-#include "crossing.h"
-#include "cuda_check.h"
 #include "device.h"
 #include "grading.h"
+#include "guarded_runs.h"
 #include "reference.h"
 #include "repeated_text.h"
 #include "report.h"
@@ -24,10 +23,6 @@
 #define GUARD_LETTER 'z'
 /* Counters around the seven bins, holding a known value: a write outside the bins changes one. */
 #define BIN_GUARD_COUNTERS 64 /* a char's bin without a range test is -56 to 39: all land here */
-#define BIN_GUARD_VALUE 0x6A7D6A7D6A7D6A7Dull
-/* The bins start as this garbage on every run: the function under test must zero them. */
-#define POISON_BYTE 0xA5
-#define CHECK_RUNS 3
 /* The fastest rate a histogram may show, as a share of the copy's bandwidth: lab 8's reference
  * reaches 86-100% (docs/bench/), and a submission above this did not read the text. */
 #define MAX_PERCENT_OF_COPY 115
@@ -124,87 +119,37 @@ static char *case_text(const struct text_case *text_case, const struct grading_o
     }
 }
 
-/* Device buffers laid out as [guard][text][guard] and [guard counters][bins][guard counters].
- * The leading guard is TEXT_GUARD_BYTES + offset long, so the text starts offset bytes past a
- * 16-byte boundary. */
-struct guarded_buffers {
-    char *text_allocation, *d_text;
-    unsigned long long *bins_allocation, *d_bins;
-    uint64_t length, lead;
+/* The text's guards: GUARD_LETTER around the text, counters around the seven bins. */
+static const struct guard_policy TEXT_GUARDS = {HISTOGRAM_BINS, 1, GUARD_LETTER, TEXT_GUARD_BYTES,
+                                                BIN_GUARD_COUNTERS};
+
+/* What a run wrote outside the bins, for the test's message. */
+static void wrote_outside(const struct guarded_outcome *outcome, const char *bins_name,
+                          char *problem, size_t problem_size)
+{
+    snprintf(problem, problem_size,
+             "it wrote outside the %d bins: the counter at %s[%d] changed. A bin "
+             "index was out of range: check the letter test (0 <= c - 'a' < 26) and the "
+             "bin arithmetic ((c - 'a') / 4).",
+             HISTOGRAM_BINS, bins_name, outcome->changed_counter);
+}
+
+/* A function under test, on the GPU or the CPU: exactly one is set. */
+struct text_function {
+    histogram_function *gpu;
+    host_histogram_function *host;
 };
 
-static struct guarded_buffers allocate_guarded(uint64_t length, unsigned int offset)
+/* The guarded runs' call (guarded_runs.h): the context is a text_function. */
+static void call_function(void *context, const void *text, uint64_t length,
+                          unsigned long long *bins, int run)
 {
-    uint64_t lead = TEXT_GUARD_BYTES + offset;
-    struct guarded_buffers buffers = {NULL, NULL, NULL, NULL, length, lead};
-    CUDA_CHECK(cudaMalloc((void **)&buffers.text_allocation, length + lead + TEXT_GUARD_BYTES));
-    buffers.d_text = buffers.text_allocation + lead;
-    CUDA_CHECK(cudaMemset(buffers.text_allocation, GUARD_LETTER, lead));
-    CUDA_CHECK(cudaMemset(buffers.d_text + length, GUARD_LETTER, TEXT_GUARD_BYTES));
-
-    const size_t counters = HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS;
-    unsigned long long guards[HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS];
-    for (size_t c = 0; c < counters; c++)
-        guards[c] = BIN_GUARD_VALUE;
-    CUDA_CHECK(cudaMalloc((void **)&buffers.bins_allocation, sizeof guards));
-    CUDA_CHECK(cudaMemcpy(buffers.bins_allocation, guards, sizeof guards, cudaMemcpyHostToDevice));
-    buffers.d_bins = buffers.bins_allocation + BIN_GUARD_COUNTERS;
-    return buffers;
-}
-
-static void free_guarded(struct guarded_buffers *buffers)
-{
-    CUDA_CHECK(cudaFree(buffers->text_allocation));
-    CUDA_CHECK(cudaFree(buffers->bins_allocation));
-}
-
-/* Whether the guard counters around the bins (all: guards, bins, guards) still hold their
- * value; false, with a message naming the first one that changed, if not. */
-static bool bin_guards_intact(const unsigned long long *all, const char *bins_name, char *problem,
-                              size_t problem_size)
-{
-    for (int c = 0; c < HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS; c++) {
-        bool is_bin = c >= BIN_GUARD_COUNTERS && c < BIN_GUARD_COUNTERS + HISTOGRAM_BINS;
-        if (!is_bin && all[c] != BIN_GUARD_VALUE) {
-            snprintf(problem, problem_size,
-                     "it wrote outside the %d bins: the counter at %s[%d] changed. A bin "
-                     "index was out of range: check the letter test (0 <= c - 'a' < 26) and the "
-                     "bin arithmetic ((c - 'a') / 4).",
-                     HISTOGRAM_BINS, bins_name, c - BIN_GUARD_COUNTERS);
-            return false;
-        }
-    }
-    return true;
-}
-
-/* Runs the function once on poisoned bins; returns false, with a message, if it wrote outside
- * them. */
-static bool run_once(histogram_function *function, const struct guarded_buffers *buffers,
-                     unsigned long long got[HISTOGRAM_BINS], char *problem, size_t problem_size)
-{
-    CUDA_CHECK(cudaMemset(buffers->d_bins, POISON_BYTE, HISTOGRAM_BINS * sizeof *got));
-    function(buffers->d_text, buffers->length, buffers->d_bins);
-    CUDA_CHECK(cudaDeviceSynchronize()); /* a fault inside the kernel surfaces here */
-    CUDA_CHECK(cudaGetLastError());
-
-    unsigned long long all[HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS];
-    CUDA_CHECK(cudaMemcpy(all, buffers->bins_allocation, sizeof all, cudaMemcpyDeviceToHost));
-    memcpy(got, all + BIN_GUARD_COUNTERS, HISTOGRAM_BINS * sizeof *got);
-    return bin_guards_intact(all, "d_histogram", problem, problem_size);
-}
-
-static bool text_unchanged(const struct guarded_buffers *buffers, const char *text)
-{
-    uint64_t total = buffers->lead + buffers->length + TEXT_GUARD_BYTES;
-    char *copy = grading_malloc(total);
-    CUDA_CHECK(cudaMemcpy(copy, buffers->text_allocation, total, cudaMemcpyDeviceToHost));
-    bool unchanged = memcmp(copy + buffers->lead, text, buffers->length) == 0;
-    for (uint64_t i = 0; i < total && unchanged; i++) {
-        bool is_guard = i < buffers->lead || i >= buffers->lead + buffers->length;
-        unchanged = !is_guard || copy[i] == GUARD_LETTER;
-    }
-    free(copy);
-    return unchanged;
+    (void)run;
+    const struct text_function *function = context;
+    if (function->host)
+        function->host(text, length, bins);
+    else
+        function->gpu(text, length, bins);
 }
 
 static void describe_case(char *where, size_t size, const char *function_name,
@@ -243,52 +188,9 @@ static void judge_runs(const char *where, const char *text, uint64_t length,
                    histogram_mistake_name(diagnosis.mistake), diagnosis.explanation);
 }
 
-static void check_host_case(const char *function_name, host_histogram_function *function,
-                            const struct text_case *text_case)
-{
-    struct grading_options options = grading_options();
-    uint64_t length = 0;
-    char *text = case_text(text_case, &options, &length);
-    unsigned long long expected[HISTOGRAM_BINS], got[HISTOGRAM_BINS];
-    cpu_histogram(text, length, expected);
-
-    /* The student's function reads a copy followed by guard letters, and writes bins with
-     * guard counters around them, like the GPU's: an index out of range lands in a guard, never
-     * in the grader's own memory. */
-    char *guarded = grading_malloc(length + TEXT_GUARD_BYTES);
-    memcpy(guarded, text, length);
-    memset(guarded + length, GUARD_LETTER, TEXT_GUARD_BYTES);
-    unsigned long long *all =
-        grading_malloc((HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS) * sizeof *all);
-    for (int c = 0; c < HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS; c++)
-        all[c] = BIN_GUARD_VALUE;
-    memset(all + BIN_GUARD_COUNTERS, POISON_BYTE, HISTOGRAM_BINS * sizeof *all);
-    /* The function runs in its worker: the guards cross with the text and the bins. */
-    crossing_guarded_host_block(guarded, length + TEXT_GUARD_BYTES);
-    crossing_guarded_host_block(all, (HISTOGRAM_BINS + 2 * BIN_GUARD_COUNTERS) * sizeof *all);
-    function(guarded, length, all + BIN_GUARD_COUNTERS);
-    crossing_forget_host_block(guarded);
-    crossing_forget_host_block(all);
-    memcpy(got, all + BIN_GUARD_COUNTERS, sizeof got);
-    bool unchanged = memcmp(guarded, text, length) == 0;
-    char problem[512];
-    bool inside = bin_guards_intact(all, "histogram", problem, sizeof problem);
-    free(all);
-    free(guarded);
-
-    char where[256];
-    describe_case(where, sizeof where, function_name, text_case, &options, length);
-    const unsigned long long *runs[1] = {got};
-    if (!unchanged)
-        cr_expect_fail("%s: the text was modified; it is read-only.", where);
-    else if (!inside)
-        cr_expect_fail("%s: %s", where, problem);
-    else
-        judge_runs(where, text, length, 0, expected, runs, 1);
-    free(text);
-}
-
-static void check_case(const char *function_name, histogram_function *function,
+/* Checks a function on one text: a CPU function once (where the text starts does not matter to
+ * it: it reads a copy), a GPU function CHECK_RUNS times, from the case's start offset. */
+static void check_case(const char *function_name, struct text_function function,
                        const struct text_case *text_case)
 {
     struct grading_options options = grading_options();
@@ -297,30 +199,34 @@ static void check_case(const char *function_name, histogram_function *function,
     unsigned long long expected[HISTOGRAM_BINS];
     cpu_histogram(text, length, expected);
 
-    struct guarded_buffers buffers = allocate_guarded(length, text_case->offset);
-    CUDA_CHECK(cudaMemcpy(buffers.d_text, text, length, cudaMemcpyHostToDevice));
-
-    unsigned long long results[CHECK_RUNS][HISTOGRAM_BINS];
-    const unsigned long long *runs[CHECK_RUNS];
-    char problem[512] = "";
-    bool inside = true;
-    for (int run = 0; run < CHECK_RUNS && inside; run++) {
-        inside = run_once(function, &buffers, results[run], problem, sizeof problem);
-        runs[run] = results[run];
-    }
-    bool unchanged = text_unchanged(&buffers, text);
-    free_guarded(&buffers);
-
-    char where[256];
-    describe_case(where, sizeof where, function_name, text_case, &options, length);
-    if (!inside)
-        cr_expect_fail("%s: %s", where, problem);
-    else if (!unchanged)
-        cr_expect_fail("%s: the text was modified. The input is read-only: count into the bins, "
-                       "never write to d_text.",
-                       where);
+    const bool on_host = function.host != NULL;
+    const unsigned int offset = on_host ? 0 : text_case->offset;
+    struct guarded_outcome *outcome = grading_malloc(sizeof *outcome);
+    const struct guarded_input input = {text, length, 0, 0, offset};
+    if (on_host)
+        guarded_run_on_host(&TEXT_GUARDS, &input, call_function, &function, outcome);
     else
-        judge_runs(where, text, length, text_case->offset, expected, runs, CHECK_RUNS);
+        guarded_runs_on_gpu(&TEXT_GUARDS, &input, CHECK_RUNS, true, call_function, &function,
+                            outcome);
+
+    char where[256], problem[512];
+    describe_case(where, sizeof where, function_name, text_case, &options, length);
+    const unsigned long long *runs[CHECK_RUNS];
+    for (int run = 0; run < outcome->runs_done; run++)
+        runs[run] = outcome->runs[run];
+    if (!outcome->inside)
+        wrote_outside(outcome, on_host ? "histogram" : "d_histogram", problem, sizeof problem);
+    /* On the CPU a modified text is named first: the write outside the bins may come of it. */
+    if (!outcome->input_unchanged && (on_host || outcome->inside))
+        cr_expect_fail("%s: the text was modified%s", where,
+                       on_host ? "; it is read-only."
+                               : ". The input is read-only: count into the bins, never write "
+                                 "to d_text.");
+    else if (!outcome->inside)
+        cr_expect_fail("%s: %s", where, problem);
+    else
+        judge_runs(where, text, length, offset, expected, runs, outcome->runs_done);
+    free(outcome);
     free(text);
 }
 
@@ -329,12 +235,12 @@ void check_histogram_group(const char *function_name, histogram_function *functi
 {
     for (size_t c = 0; c < sizeof TEXT_CASES / sizeof TEXT_CASES[0]; c++)
         if (TEXT_CASES[c].group == group)
-            check_case(function_name, function, &TEXT_CASES[c]);
+            check_case(function_name, (struct text_function){.gpu = function}, &TEXT_CASES[c]);
 }
 
 void check_histogram_input_file(const char *function_name, histogram_function *function)
 {
-    check_case(function_name, function, &INPUT_FILE_CASE);
+    check_case(function_name, (struct text_function){.gpu = function}, &INPUT_FILE_CASE);
 }
 
 void check_host_histogram_group(const char *function_name, host_histogram_function *function,
@@ -342,13 +248,13 @@ void check_host_histogram_group(const char *function_name, host_histogram_functi
 {
     for (size_t c = 0; c < sizeof TEXT_CASES / sizeof TEXT_CASES[0]; c++)
         if (TEXT_CASES[c].group == group)
-            check_host_case(function_name, function, &TEXT_CASES[c]);
+            check_case(function_name, (struct text_function){.host = function}, &TEXT_CASES[c]);
 }
 
 void check_host_histogram_input_file(const char *function_name,
                                      host_histogram_function *function)
 {
-    check_host_case(function_name, function, &INPUT_FILE_CASE);
+    check_case(function_name, (struct text_function){.host = function}, &INPUT_FILE_CASE);
 }
 
 void check_histogram_past_4gib(const char *function_name, histogram_function *function)
@@ -365,14 +271,19 @@ void check_histogram_past_4gib(const char *function_name, histogram_function *fu
     cpu_histogram(tail_text, tail, expected);
     expected[0] += letters_a;
 
-    struct guarded_buffers buffers = allocate_guarded(length, 0);
-    CUDA_CHECK(cudaMemset(buffers.d_text, 'a', letters_a));
-    CUDA_CHECK(cudaMemcpy(buffers.d_text + letters_a, tail_text, tail, cudaMemcpyHostToDevice));
-    unsigned long long got[HISTOGRAM_BINS];
+    /* The letters are written on the GPU; the text is too large to copy back and compare. */
+    struct guarded_outcome *outcome = grading_malloc(sizeof *outcome);
+    const struct guarded_input input = {tail_text, tail, letters_a, 'a', 0};
+    struct text_function under_test = {.gpu = function};
+    guarded_runs_on_gpu(&TEXT_GUARDS, &input, 1, false, call_function, &under_test, outcome);
     char problem[512] = "";
-    bool inside = run_once(function, &buffers, got, problem, sizeof problem);
-    free_guarded(&buffers);
-    cr_assert(inside, "%s on a text of %" PRIu64 " bytes: %s", function_name, length, problem);
+    if (!outcome->inside)
+        wrote_outside(outcome, "d_histogram", problem, sizeof problem);
+    unsigned long long got[HISTOGRAM_BINS];
+    memcpy(got, outcome->runs[0], sizeof got);
+    free(outcome);
+    cr_assert(problem[0] == '\0', "%s on a text of %" PRIu64 " bytes: %s", function_name, length,
+              problem);
     if (!histograms_equal(got, expected)) {
         char table[1024];
         format_bin_table(table, sizeof table, expected, got);
