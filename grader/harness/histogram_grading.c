@@ -23,9 +23,6 @@
 #define GUARD_LETTER 'z'
 /* Counters around the seven bins, holding a known value: a write outside the bins changes one. */
 #define BIN_GUARD_COUNTERS 64 /* a char's bin without a range test is -56 to 39: all land here */
-/* The fastest rate a histogram may show, as a share of the copy's bandwidth: lab 8's reference
- * reaches 86-100% (docs/bench/), and a submission above this did not read the text. */
-#define MAX_PERCENT_OF_COPY 115
 
 static char *load_or_fail(const char *path, uint64_t *length)
 {

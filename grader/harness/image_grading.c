@@ -32,9 +32,6 @@
  * each side: a pixel read as a signed char (-128 to -1), or a part A value of 16 to 271 used as
  * an index, lands here. */
 #define BIN_GUARD_COUNTERS 256
-/* The fastest rate a histogram may show, as a share of the copy's bandwidth (as in
- * histogram_grading.c): above it, the image was not read. */
-#define MAX_PERCENT_OF_COPY 115
 
 /* What part A and part B differ in: the pixel's size, the bins, the guards (guarded_runs.h). */
 struct pixel_format {
