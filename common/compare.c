@@ -22,6 +22,18 @@ static unsigned long long total_of(const unsigned long long *histogram)
     return total;
 }
 
+/* Whether got differs from expected in `bin` alone, and the text has letters of that bin
+ * alone: then a count past the end (the grader's letter after the text, in that bin) and a
+ * count repeated by blocks cannot be told apart. */
+static bool one_letter_bin_alone_differs(const unsigned long long *got,
+                                         const unsigned long long *expected, int bin)
+{
+    for (int other = 0; other < HISTOGRAM_BINS; other++)
+        if (other != bin && (got[other] != expected[other] || expected[other] != 0))
+            return false;
+    return bin >= 0 && got[bin] != expected[bin];
+}
+
 static bool all_at_most(const unsigned long long *got, const unsigned long long *expected)
 {
     for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
@@ -290,7 +302,7 @@ struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *e
         return d;
     }
     char multiples[160];
-    if (committed_unevenly(got, expected, multiples, sizeof multiples)) {
+    if (!e->sequential && committed_unevenly(got, expected, multiples, sizeof multiples)) {
         d.mistake = MISTAKE_COMMITTED_UNEVENLY;
         EXPLAIN(&d, "every bin is a whole multiple of its right count, a different multiple for "
                     "each (%s): the bins were committed a different number of times each. Look "
@@ -302,7 +314,7 @@ struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *e
     }
     unsigned long long blocks;
     int64_t share_first, share_last;
-    if (first_share_repeated(e, got, &blocks, &share_first, &share_last)) {
+    if (!e->sequential && first_share_repeated(e, got, &blocks, &share_first, &share_last)) {
         char share[48];
         if (share_first == share_last)
             snprintf(share, sizeof share, "%" PRId64, share_first);
@@ -315,6 +327,14 @@ struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *e
                     "blockIdx.x * blockDim.x + threadIdx.x, not threadIdx.x alone (and its first "
                     "byte that index times the bytes a thread counts).",
                 blocks, share, blocks);
+        if (e->letter_after_text &&
+            one_letter_bin_alone_differs(got, expected, histogram_bin_of(e->letter_after_text))) {
+            size_t used = strlen(d.explanation);
+            snprintf(d.explanation + used, sizeof d.explanation - used,
+                     " Or, on this text of one letter, bytes past its end (the grader's '%c's) "
+                     "were read: check the bounds test (i < length) too.",
+                     e->letter_after_text);
+        }
         return d;
     }
     bool excess = total_of(got) > total_of(expected);
@@ -329,8 +349,9 @@ struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *e
         if (only_there) {
             d.mistake = MISTAKE_READ_PAST_END;
             EXPLAIN(&d, "%llu extra counts in bin %s, and the grader fills the bytes after the "
-                        "text with '%c': bytes past the end were read. Check the bounds test "
-                        "(i < length) in every loop.",
+                        "text, and before it, with '%c': bytes past the end (or before the start) "
+                        "were read. Check the bounds test (i < length) in every loop, and where "
+                        "the first load starts.",
                     got[after_bin] - expected[after_bin], histogram_bin_name(after_bin),
                     e->letter_after_text);
             return d;

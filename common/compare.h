@@ -43,6 +43,8 @@ struct histogram_evidence {
     int run_count;
     char letter_after_text; /* the byte the grader fills past the end of the text, or 0 */
     unsigned int start_offset; /* the text starts this many bytes past a 16-byte boundary */
+    bool sequential; /* a CPU function's counts: no threads or blocks, so none of their
+                        mistakes (a block's offset, a commit loop's step) is named */
 };
 
 struct histogram_diagnosis {

@@ -58,10 +58,13 @@ struct text_case {
  * texts that do not start on a 16-byte boundary (wide loads must cope) and the shipped text.
  * The start offsets' texts are letters only, so that a byte dropped at either end always shows:
  * at offset k a 16-byte-wide kernel meets a head of (16 - k) % 16 bytes and a tail of
- * (3 + k) % 16 (4099 = 16 x 256 + 3). */
+ * (3 + k) % 16 (4099 = 16 x 256 + 3). The empty text and the one byte start off a boundary,
+ * so that a head longer than the whole text (a length less its head wrapping round) shows.
+ * A text's seed is the grading's plus its start offset: texts at different offsets differ, and
+ * a function that answers one call with an earlier call's result fails. */
 static const struct text_case TEXT_CASES[] = {
-    {"empty_text", SMALL_TEXTS, SOURCE_GENERATED, TEXT_ENGLISH_LIKE, 0, 0},
-    {"one_byte", SMALL_TEXTS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 1, 0},
+    {"empty_text", SMALL_TEXTS, SOURCE_GENERATED, TEXT_ENGLISH_LIKE, 0, 7},
+    {"one_byte", SMALL_TEXTS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 1, 3},
     {"bytes_31", SMALL_TEXTS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 31, 0},
     {"bytes_32", SMALL_TEXTS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 32, 0},
     {"bytes_33", SMALL_TEXTS, SOURCE_GENERATED, TEXT_UNIFORM_LETTERS, 33, 0},
@@ -111,7 +114,7 @@ static char *case_text(const struct text_case *text_case, const struct grading_o
     default:
         *length = text_case->length;
         char *text = grading_malloc(*length);
-        generate_text(text_case->kind, options->seed, text, *length);
+        generate_text(text_case->kind, options->seed + text_case->offset, text, *length);
         return text;
     }
 }
@@ -127,8 +130,12 @@ static void wrote_outside(const struct guarded_outcome *outcome, const char *bin
     snprintf(problem, problem_size,
              "it wrote outside the %d bins: the counter at %s[%d] changed. A bin "
              "index was out of range: check the letter test (0 <= c - 'a' < 26) and the "
-             "bin arithmetic ((c - 'a') / 4).",
-             HISTOGRAM_BINS, bins_name, outcome->changed_counter);
+             "bin arithmetic ((c - 'a') / 4)%s.",
+             HISTOGRAM_BINS, bins_name, outcome->changed_counter,
+             outcome->changed_counter == HISTOGRAM_BINS
+                 ? ", and every loop over the bins (zeroing, committing): one that runs to "
+                   "bin <= HISTOGRAM_BINS writes just past the last"
+                 : "");
 }
 
 /* A function under test, on the GPU or the CPU: exactly one is set. */
@@ -149,15 +156,17 @@ static void call_function(void *context, const void *text, uint64_t length,
         function->gpu(text, length, bins);
 }
 
+/* offset: where the text started for this function (a CPU function's copy starts on a
+ * boundary, whatever the case's offset). */
 static void describe_case(char *where, size_t size, const char *function_name,
-                          const struct text_case *text_case,
+                          const struct text_case *text_case, unsigned int offset,
                           const struct grading_options *options, uint64_t length)
 {
-    if (text_case->source == SOURCE_GENERATED && text_case->offset != 0)
+    if (text_case->source == SOURCE_GENERATED && offset != 0)
         snprintf(where, size, "%s on %s (%s, %" PRIu64 " bytes starting %u bytes past a 16-byte "
                               "boundary, seed %" PRIu64 ")",
                  function_name, text_case->name, text_kind_name(text_case->kind), length,
-                 text_case->offset, options->seed);
+                 offset, options->seed);
     else if (text_case->source == SOURCE_GENERATED)
         snprintf(where, size, "%s on %s (%s, %" PRIu64 " bytes, seed %" PRIu64 ")", function_name,
                  text_case->name, text_kind_name(text_case->kind), length, options->seed);
@@ -170,11 +179,12 @@ static void describe_case(char *where, size_t size, const char *function_name,
 /* Fails the test with the table of bins and the likely mistake, if the runs were wrong; the
  * test goes on to its other texts. */
 static void judge_runs(const char *where, const char *text, uint64_t length,
-                       unsigned int start_offset, const unsigned long long *expected,
-                       const unsigned long long *const *runs, int run_count)
+                       unsigned int start_offset, bool sequential,
+                       const unsigned long long *expected, const unsigned long long *const *runs,
+                       int run_count)
 {
     struct histogram_evidence evidence = {text, length, expected, runs, run_count, GUARD_LETTER,
-                                          start_offset};
+                                          start_offset, sequential};
     struct histogram_diagnosis diagnosis = diagnose_histogram(&evidence);
     if (diagnosis.mistake == MISTAKE_NONE)
         return;
@@ -207,7 +217,7 @@ static void check_case(const char *function_name, struct text_function function,
                             outcome);
 
     char where[256], problem[512];
-    describe_case(where, sizeof where, function_name, text_case, &options, length);
+    describe_case(where, sizeof where, function_name, text_case, offset, &options, length);
     const unsigned long long *runs[CHECK_RUNS];
     for (int run = 0; run < outcome->runs_done; run++)
         runs[run] = outcome->runs[run];
@@ -222,7 +232,7 @@ static void check_case(const char *function_name, struct text_function function,
     else if (!outcome->inside)
         cr_expect_fail("%s: %s", where, problem);
     else
-        judge_runs(where, text, length, offset, expected, runs, outcome->runs_done);
+        judge_runs(where, text, length, offset, on_host, expected, runs, outcome->runs_done);
     free(outcome);
     free(text);
 }

@@ -90,8 +90,10 @@ static const struct image_case IMAGE_CASES[] = {
     {"values_16_to_63", IMAGE_VALUES, SOURCE_VALUES_TO_63, IMAGE_NOISE, 1000003, 0, A_BLOCK},
     {"values_up_to_0xffffffff", IMAGE_VALUES, SOURCE_VALUES_TO_MAX, IMAGE_NOISE, 1000003, 0,
      A_BLOCK},
-    {"empty_image", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 0, 0, 0},
-    {"one_pixel", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 1, 0, 0},
+    /* Off a boundary: a head longer than the whole image (a count less its head wrapping
+     * round) shows. */
+    {"empty_image", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 0, 7, 0},
+    {"one_pixel", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 1, 3, 0},
     {"pixels_15", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 15, 0, 0},
     {"pixels_16", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 16, 0, 0},
     {"pixels_17", SMALL_IMAGES, SOURCE_GENERATED, IMAGE_NOISE, 17, 0, 0},
@@ -139,12 +141,11 @@ static uint8_t *shipped_photo(uint64_t *count)
 }
 
 /* bytes[0, count) of a kind: the photo kind tiles the shipped photograph. */
-static void generate_bytes(enum image_kind kind, const struct grading_options *options,
-                           uint8_t *bytes, uint64_t count)
+static void generate_bytes(enum image_kind kind, uint64_t seed, uint8_t *bytes, uint64_t count)
 {
     uint64_t photo_pixels = 0;
     uint8_t *photo = kind == IMAGE_PHOTO ? shipped_photo(&photo_pixels) : NULL;
-    generate_image(kind, options->seed, photo, photo_pixels, bytes, count);
+    generate_image(kind, seed, photo, photo_pixels, bytes, count);
     free(photo);
 }
 
@@ -194,7 +195,9 @@ static void *case_pixels(const struct pixel_format *format, const struct image_c
     case SOURCE_GENERATED:
         *count = image_case->pixels;
         bytes = grading_malloc(*count);
-        generate_bytes(image_case->kind, options, bytes, *count);
+        /* Its seed the grading's plus its start offset: images at different offsets differ,
+         * so that no call can be answered with an earlier call's result. */
+        generate_bytes(image_case->kind, options->seed + image_case->offset, bytes, *count);
         /* Part B's last pixel is 255, the largest value, on every seed: where the image ends
          * off a 16-byte boundary it is in the tail that a kernel of 16-byte loads counts on its
          * own, and every tail length from 1 to 15 occurs among the images. */
@@ -251,13 +254,17 @@ static void wrote_outside(const struct pixel_format *format, const struct guarde
 {
     snprintf(problem, problem_size,
              "(wrote-outside): it wrote outside the %u bins: the counter at %s[%d] "
-             "changed. %s",
+             "changed. %s%s",
              format->guards.bins, bins_name, outcome->changed_counter,
              format->small
                  ? "A pixel of 16 or more was used as a bin index: the contract counts "
                    "such a pixel in no bin (test the value before counting)."
                  : "A bin index was out of range: a pixel read as a signed char is -128 "
-                   "to -1; read it as an unsigned byte (uint8_t), 0 to 255.");
+                   "to -1; read it as an unsigned byte (uint8_t), 0 to 255.",
+             outcome->changed_counter == (int)format->guards.bins
+                 ? " Or a loop over the bins (zeroing, committing) ran one past the last "
+                   "(bin <= bins)."
+                 : "");
 }
 
 /* ---------------------------------------------------------------------------------------- */

@@ -24,16 +24,24 @@ static struct scenario english(void)
 }
 
 /* start_offset: the text starts that many bytes past a 16-byte boundary. */
-static enum histogram_mistake diagnose_at(const struct scenario *s,
+static enum histogram_mistake diagnose_as(const struct scenario *s,
                                           const unsigned long long *const *runs, int run_count,
-                                          unsigned int start_offset, char *explanation)
+                                          unsigned int start_offset, bool sequential,
+                                          char *explanation)
 {
     struct histogram_evidence evidence = {s->text, s->length, s->expected, runs, run_count, 'z',
-                                          start_offset};
+                                          start_offset, sequential};
     struct histogram_diagnosis d = diagnose_histogram(&evidence);
     if (explanation)
         strcpy(explanation, d.explanation);
     return d.mistake;
+}
+
+static enum histogram_mistake diagnose_at(const struct scenario *s,
+                                          const unsigned long long *const *runs, int run_count,
+                                          unsigned int start_offset, char *explanation)
+{
+    return diagnose_as(s, runs, run_count, start_offset, false, explanation);
 }
 
 static enum histogram_mistake diagnose(const struct scenario *s,
@@ -114,6 +122,55 @@ Test(diagnosis, counting_the_guard_after_the_text_is_reading_past_the_end)
     memcpy(got, s.expected, sizeof got);
     got[6] += 45; /* the 'z's the grader puts after the text */
     EXPECT_MISTAKE(diagnose_one(&s, got), MISTAKE_READ_PAST_END);
+    free(s.text);
+}
+
+/* A text of one letter in bin y-z, the bin of the 'z's the grader puts around a text. */
+static struct scenario one_letter_in_the_guards_bin(void)
+{
+    struct scenario s = {malloc(LENGTH), LENGTH, {0}};
+    for (uint64_t seed = 1;; seed++) {
+        generate_text(TEXT_ONE_LETTER, seed, s.text, LENGTH);
+        if (histogram_bin_of(s.text[0]) == HISTOGRAM_BINS - 1)
+            break;
+    }
+    cpu_histogram(s.text, LENGTH, s.expected);
+    return s;
+}
+
+Test(diagnosis, a_read_past_the_end_of_one_letter_is_named_both_ways_on_the_gpu)
+{
+    /* i <= length counts one 'z' more: on a text of 'y' or 'z' alone this is also 2 blocks
+     * counting the first half, so a GPU function hears of both causes. */
+    struct scenario s = one_letter_in_the_guards_bin();
+    unsigned long long got[HISTOGRAM_BINS];
+    memcpy(got, s.expected, sizeof got);
+    got[HISTOGRAM_BINS - 1] += 1;
+    const unsigned long long *runs[1] = {got};
+    char explanation[512];
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_BLOCK_OFFSET_MISSING);
+    cr_expect(strstr(explanation, "bytes past its end"), "%s", explanation);
+    /* A CPU function has no blocks: only the read past the end is named. */
+    EXPECT_MISTAKE(diagnose_as(&s, runs, 1, 0, true, explanation), MISTAKE_READ_PAST_END);
+    cr_expect(strstr(explanation, "before the start"), "%s", explanation);
+    cr_expect(!strstr(explanation, "blockIdx"), "%s", explanation);
+    free(s.text);
+}
+
+Test(diagnosis, a_sequential_functions_counts_are_never_blamed_on_a_commit_loop)
+{
+    /* One letter a bin, and one 'z' more: by the numbers a commit loop that added bin y-z
+     * twice, but a CPU function has no commit loop. */
+    struct scenario s = {malloc(7), 7, {0}};
+    memcpy(s.text, "aeimquy", 7);
+    cpu_histogram(s.text, s.length, s.expected);
+    unsigned long long got[HISTOGRAM_BINS];
+    memcpy(got, s.expected, sizeof got);
+    got[HISTOGRAM_BINS - 1] += 1;
+    const unsigned long long *runs[1] = {got};
+    char explanation[512];
+    EXPECT_MISTAKE(diagnose(&s, runs, 1, explanation), MISTAKE_COMMITTED_UNEVENLY);
+    EXPECT_MISTAKE(diagnose_as(&s, runs, 1, 0, true, explanation), MISTAKE_READ_PAST_END);
     free(s.text);
 }
 
