@@ -16,7 +16,9 @@
 /* The most bins of any kind of histogram (byte pixels), and the most guard counters a side. */
 #define GUARDED_MAX_BINS 256
 #define GUARDED_MAX_BIN_GUARDS 256
-/* The bins start as this garbage on every run: the function under test must zero them. */
+/* The bins start as garbage on every run, a byte of this one's top bit and a seed's and a run's
+ * others (guarded_runs.c), and the timed runs' results as this one: the function under test
+ * must zero them. */
 #define POISON_BYTE 0xA5
 #define BIN_GUARD_VALUE 0x6A7D6A7D6A7D6A7Dull
 
