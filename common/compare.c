@@ -34,6 +34,18 @@ static bool one_letter_bin_alone_differs(const unsigned long long *got,
     return bin >= 0 && got[bin] != expected[bin];
 }
 
+/* Whether every bin of got is off from expected by one and the same amount, not 0 (the
+ * grader's poison, which changes from run to run, left in the bins). */
+static bool off_by_one_amount(const unsigned long long *got, const unsigned long long *expected,
+                              unsigned long long *amount)
+{
+    *amount = got[0] - expected[0];
+    for (int bin = 1; bin < HISTOGRAM_BINS; bin++)
+        if (got[bin] - expected[bin] != *amount)
+            return false;
+    return *amount != 0;
+}
+
 static bool all_at_most(const unsigned long long *got, const unsigned long long *expected)
 {
     for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
@@ -263,6 +275,21 @@ struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *e
     const unsigned long long *got = e->runs[d.wrong_run];
     const unsigned long long *expected = e->expected;
 
+    /* Bins not zeroed before the runs that disagree: each run's poison is its own. */
+    unsigned long long offset = 0;
+    bool not_zeroed = total_of(got) != 0 && off_by_one_amount(got, expected, &offset);
+    for (int run = 0; run < e->run_count && not_zeroed; run++) {
+        unsigned long long amount;
+        not_zeroed = histograms_equal(e->runs[run], expected) ||
+                     off_by_one_amount(e->runs[run], expected, &amount);
+    }
+    if (not_zeroed) {
+        d.mistake = MISTAKE_NOT_ZEROED;
+        EXPLAIN(&d, "every bin is off by the same amount (%llu, 0x%llx): the bins did not start "
+                    "at 0. d_histogram holds garbage on entry; set it to zero before counting.",
+                offset, offset);
+        return d;
+    }
     for (int run = 1; run < e->run_count; run++) {
         if (!histograms_equal(e->runs[run], e->runs[0])) {
             d.mistake = MISTAKE_UNSTABLE;
@@ -279,17 +306,6 @@ struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *e
         EXPLAIN(&d, "every bin is 0: nothing was counted. Are the bytes visited and their bins "
                     "incremented? For a kernel: did it launch (check cudaGetLastError after it), "
                     "does the grid cover the text, and does it add into d_histogram?");
-        return d;
-    }
-    unsigned long long offset = got[0] - expected[0];
-    bool same_offset = true;
-    for (int bin = 1; bin < HISTOGRAM_BINS; bin++)
-        same_offset = same_offset && got[bin] - expected[bin] == offset;
-    if (same_offset) {
-        d.mistake = MISTAKE_NOT_ZEROED;
-        EXPLAIN(&d, "every bin is off by the same amount (%llu, 0x%llx): the bins did not start "
-                    "at 0. d_histogram holds garbage on entry; set it to zero before counting.",
-                offset, offset);
         return d;
     }
     unsigned long long factor;

@@ -174,6 +174,26 @@ Test(diagnosis, a_sequential_functions_counts_are_never_blamed_on_a_commit_loop)
     free(s.text);
 }
 
+Test(diagnosis, bins_not_zeroed_are_named_when_each_run_had_its_own_poison)
+{
+    /* The grader poisons the bins with another byte on every run: runs that disagree, each
+     * off by its own amount in every bin, are bins never zeroed, not a race. */
+    struct scenario s = english();
+    unsigned long long first[HISTOGRAM_BINS], second[HISTOGRAM_BINS];
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++) {
+        first[bin] = s.expected[bin] + 0xA5A5A5A5A5A5A5A5ull;
+        second[bin] = s.expected[bin] + 0xC3C3C3C3C3C3C3C3ull;
+    }
+    const unsigned long long *runs[2] = {first, second};
+    char explanation[512];
+    EXPECT_MISTAKE(diagnose(&s, runs, 2, explanation), MISTAKE_NOT_ZEROED);
+    /* Nothing counted stays nothing counted, whatever the expected bins hold. */
+    unsigned long long zeros[HISTOGRAM_BINS] = {0};
+    const unsigned long long *zero_run[1] = {zeros};
+    EXPECT_MISTAKE(diagnose(&s, zero_run, 1, explanation), MISTAKE_NOTHING_COUNTED);
+    free(s.text);
+}
+
 Test(diagnosis, a_missing_last_block_is_the_tail)
 {
     struct scenario s = english();
