@@ -34,13 +34,11 @@ static bool one_letter_bin_alone_differs(const unsigned long long *got,
     return bin >= 0 && got[bin] != expected[bin];
 }
 
-/* Whether every bin of got is off from expected by one and the same amount, not 0 (the
- * grader's poison, which changes from run to run, left in the bins). */
-static bool off_by_one_amount(const unsigned long long *got, const unsigned long long *expected,
-                              unsigned long long *amount)
+bool bins_off_by_one_amount(const unsigned long long *got, const unsigned long long *expected,
+                            unsigned int bins, unsigned long long *amount)
 {
     *amount = got[0] - expected[0];
-    for (int bin = 1; bin < HISTOGRAM_BINS; bin++)
+    for (unsigned int bin = 1; bin < bins; bin++)
         if (got[bin] - expected[bin] != *amount)
             return false;
     return *amount != 0;
@@ -277,11 +275,12 @@ struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *e
 
     /* Bins not zeroed before the runs that disagree: each run's poison is its own. */
     unsigned long long offset = 0;
-    bool not_zeroed = total_of(got) != 0 && off_by_one_amount(got, expected, &offset);
+    bool not_zeroed =
+        total_of(got) != 0 && bins_off_by_one_amount(got, expected, HISTOGRAM_BINS, &offset);
     for (int run = 0; run < e->run_count && not_zeroed; run++) {
         unsigned long long amount;
         not_zeroed = histograms_equal(e->runs[run], expected) ||
-                     off_by_one_amount(e->runs[run], expected, &amount);
+                     bins_off_by_one_amount(e->runs[run], expected, HISTOGRAM_BINS, &amount);
     }
     if (not_zeroed) {
         d.mistake = MISTAKE_NOT_ZEROED;

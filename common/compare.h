@@ -55,6 +55,11 @@ struct histogram_diagnosis {
 
 bool histograms_equal(const unsigned long long *a, const unsigned long long *b);
 
+/* Whether every one of `bins` bins of got is off from expected by one and the same amount, not
+ * 0 (*amount): the grader's poison, a byte of its own on every run, left in bins never zeroed. */
+bool bins_off_by_one_amount(const unsigned long long *got, const unsigned long long *expected,
+                            unsigned int bins, unsigned long long *amount);
+
 struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *evidence);
 
 /* A short stable name of a mistake, for tests and machine-readable reports. */

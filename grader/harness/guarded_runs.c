@@ -3,6 +3,7 @@
 #include "crossing.h"
 #include "cuda_check.h"
 #include "grading.h"
+#include "inputs.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -58,9 +59,8 @@ static uint8_t *host_layout(const struct guard_policy *policy, const struct guar
  * them comes out right (a run still repeats with its --seed). */
 static unsigned char poison_byte(int run)
 {
-    uint64_t z = grading_options().seed * 0x9E3779B97F4A7C15ull + (uint64_t)run + 1;
-    z = (z ^ (z >> 31)) * 0xBF58476D1CE4E5B9ull;
-    return (unsigned char)(POISON_BYTE ^ ((z >> 40) & 0x7F));
+    uint64_t state = grading_options().seed + (uint64_t)run;
+    return (unsigned char)(POISON_BYTE ^ (splitmix64(&state) >> 57));
 }
 
 /* The counters: guards, then the bins poisoned, then guards. */

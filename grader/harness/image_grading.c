@@ -1,6 +1,7 @@
 #include "image_grading.h"
 
 #include "bandwidth.h"
+#include "compare.h"
 #include "crossing.h"
 #include "cuda_check.h"
 #include "device.h"
@@ -464,17 +465,6 @@ void diagnose_image_histogram(bool small_pixels, const void *pixels, uint64_t co
              expected, got, out, size);
 }
 
-/* Whether every bin of got is off from expected by one and the same amount, not 0: the bins'
- * poison, a byte of its own on every run (guarded_runs.c), left in them. */
-static bool off_by_one_amount(const unsigned long long *got, const unsigned long long *expected,
-                              unsigned int bins)
-{
-    for (unsigned int bin = 1; bin < bins; bin++)
-        if (got[bin] - expected[bin] != got[0] - expected[0])
-            return false;
-    return got[0] != expected[0];
-}
-
 /* Fails the test, going on to its other images, with the wrong bins and the likely mistake. */
 static void judge_runs(const char *where, const struct pixel_format *format, const void *pixels,
                        uint64_t count, unsigned int threads_per_block,
@@ -484,13 +474,14 @@ static void judge_runs(const char *where, const struct pixel_format *format, con
 {
     int wrong_run = -1;
     bool unstable = false, every_wrong_run_off_by_one_amount = true;
+    unsigned long long amount;
     for (int run = 0; run < run_count; run++) {
         bool right = bins_equal(runs[run], expected, format->guards.bins);
         if (wrong_run < 0 && !right)
             wrong_run = run;
         unstable |= !bins_equal(runs[run], runs[0], format->guards.bins);
         every_wrong_run_off_by_one_amount &=
-            right || off_by_one_amount(runs[run], expected, format->guards.bins);
+            right || bins_off_by_one_amount(runs[run], expected, format->guards.bins, &amount);
     }
     /* Runs that disagree only by their poison are bins never zeroed, not a race. */
     unstable &= !every_wrong_run_off_by_one_amount;
