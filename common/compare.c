@@ -9,17 +9,27 @@
 #define EXPLAIN(diagnosis, ...) \
     snprintf((diagnosis)->explanation, sizeof (diagnosis)->explanation, __VA_ARGS__)
 
+bool bins_equal(const unsigned long long *a, const unsigned long long *b, unsigned int bins)
+{
+    return memcmp(a, b, (size_t)bins * sizeof *a) == 0;
+}
+
+unsigned long long bins_total(const unsigned long long *counts, unsigned int bins)
+{
+    unsigned long long total = 0;
+    for (unsigned int bin = 0; bin < bins; bin++)
+        total += counts[bin];
+    return total;
+}
+
 bool histograms_equal(const unsigned long long *a, const unsigned long long *b)
 {
-    return memcmp(a, b, HISTOGRAM_BINS * sizeof *a) == 0;
+    return bins_equal(a, b, HISTOGRAM_BINS);
 }
 
 static unsigned long long total_of(const unsigned long long *histogram)
 {
-    unsigned long long total = 0;
-    for (int bin = 0; bin < HISTOGRAM_BINS; bin++)
-        total += histogram[bin];
-    return total;
+    return bins_total(histogram, HISTOGRAM_BINS);
 }
 
 /* Whether got differs from expected in `bin` alone, and the text has letters of that bin

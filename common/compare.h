@@ -53,6 +53,11 @@ struct histogram_diagnosis {
     char explanation[512];   /* what is wrong and what to look at, in a student's terms */
 };
 
+/* Any number of bins (the letters' 7, an image's 256): the one comparison and total of counts
+ * that the text and image gradings and demos share. */
+bool bins_equal(const unsigned long long *a, const unsigned long long *b, unsigned int bins);
+unsigned long long bins_total(const unsigned long long *counts, unsigned int bins);
+/* The letters' HISTOGRAM_BINS. */
 bool histograms_equal(const unsigned long long *a, const unsigned long long *b);
 
 /* Whether every one of `bins` bins of got is off from expected by one and the same amount, not

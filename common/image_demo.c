@@ -1,5 +1,6 @@
 #include "image_demo.h"
 
+#include "compare.h"
 #include "cuda_check.h"
 #include "image_reference.h"
 #include "images.h"
@@ -17,11 +18,6 @@
 #define DEFAULT_THREADS_PER_BLOCK 256
 /* Part B's table lists the wrong bins only: 256 rows of right ones would hide them. */
 #define MAX_WRONG_ROWS 16
-
-static bool bins_equal(const unsigned long long *a, const unsigned long long *b, int bins)
-{
-    return memcmp(a, b, (size_t)bins * sizeof *a) == 0;
-}
 
 /* Every bin when all_rows, else the wrong ones (at most MAX_WRONG_ROWS). */
 static void print_bins(const unsigned long long *expected, const unsigned long long *got,

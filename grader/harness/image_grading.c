@@ -272,19 +272,6 @@ static void wrote_outside(const struct pixel_format *format, const struct guarde
 /* The diagnosis                                                                            */
 /* ---------------------------------------------------------------------------------------- */
 
-static bool bins_equal(const unsigned long long *a, const unsigned long long *b, unsigned int bins)
-{
-    return memcmp(a, b, bins * sizeof *a) == 0;
-}
-
-static unsigned long long total_of(const unsigned long long *histogram, unsigned int bins)
-{
-    unsigned long long total = 0;
-    for (unsigned int bin = 0; bin < bins; bin++)
-        total += histogram[bin];
-    return total;
-}
-
 /* Whether got is expected less the pixels [from, from + length) of the image. */
 static bool short_by_pixels(const struct pixel_format *format, const void *pixels,
                             uint64_t from, uint64_t length, const unsigned long long *expected,
@@ -326,8 +313,8 @@ static void diagnose(const struct pixel_format *format, const void *pixels, uint
                      const unsigned long long *got, char *out, size_t size)
 {
     const unsigned int bins = format->guards.bins;
-    unsigned long long expected_total = total_of(expected, bins);
-    unsigned long long got_total = total_of(got, bins);
+    unsigned long long expected_total = bins_total(expected, bins);
+    unsigned long long got_total = bins_total(got, bins);
     /* No bin can hold more than the pixels the kernel could have read. */
     const unsigned long long most = count + 2 * IMAGE_GUARD_BYTES;
     bool any_over = false, any_under = false, any_garbage = false,
@@ -676,7 +663,7 @@ void check_byte_image_past_4gib(const char *function_name, byte_image_histogram 
     /* Only the signs a 32-bit variable leaves are blamed on one; anything else is left to the
      * smaller images, whose diagnosis sees every pixel. */
     const unsigned long long wrap = 1ull << 32;
-    unsigned long long got_total = total_of(got, BYTE_BINS);
+    unsigned long long got_total = bins_total(got, BYTE_BINS);
     const char *cause =
         got_total == count - wrap
             ? "(32-bit-index): a 32-bit size or index: only the first 257 pixels (the count "
