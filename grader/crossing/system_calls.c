@@ -50,7 +50,8 @@ static void refused_system_call(int signal, siginfo_t *info, void *context)
 /* Gives up, for the rest of the process, what would reach beyond its calls: its capabilities
  * (root's CAP_SYS_PTRACE would read the test process's memory through /proc) and the system
  * calls that write or make files, start processes or programs, signal, trace or reschedule
- * another process, reach the network, or do such things on its behalf. What CUDA needs (its
+ * another process, reach the network, outlive the test process, or do such things on its
+ * behalf. What CUDA needs (its
  * device files are already open, its threads may still be made) stays. Returns NULL, or why
  * the process could not be restricted. */
 const char *give_up_system_calls(void)
@@ -80,6 +81,9 @@ const char *give_up_system_calls(void)
         SYS_unshare, SYS_open_tree, SYS_move_mount, SYS_fsopen, SYS_fsconfig, SYS_fsmount,
         SYS_fspick, SYS_mount_setattr, SYS_bpf, SYS_perf_event_open, SYS_userfaultfd,
         SYS_process_madvise, SYS_setrlimit, SYS_ioprio_set, SYS_capset, SYS_flock,
+        /* a process group or session of its own: orphaned when its test process ends, the
+         * kernel would wake it (SIGHUP, SIGCONT) to run on through the rest of the grading */
+        SYS_setpgid, SYS_setsid,
     };
     /* Calls that act on the process their first argument names: this one only (for kill, 0
      * names the process group: refused). */
@@ -98,7 +102,7 @@ const char *give_up_system_calls(void)
 
     /* The program is written with jumps to labels, filled in at the end. */
     enum label { NEXT, ALLOW, REFUSE, NO_SUCH_CALL, OWN_PID, OWN_PID_OR_ZERO, WHO_ZERO,
-                 SOCKET_DOMAIN, OPEN_FLAGS, OPENAT_FLAGS, CLONE_FLAGS, LABELS };
+                 SOCKET_DOMAIN, OPEN_FLAGS, OPENAT_FLAGS, CLONE_FLAGS, PRCTL_OPTION, LABELS };
     struct sock_filter program[REFUSED + OWN + OWN_OR_ZERO + 48];
     enum label jump_true[sizeof program / sizeof *program], jump_false[sizeof program / sizeof *program];
     unsigned int at[LABELS] = {0};
@@ -127,6 +131,7 @@ const char *give_up_system_calls(void)
     JUMP(BPF_JEQ, SYS_open, OPEN_FLAGS, NEXT);
     JUMP(BPF_JEQ, SYS_openat, OPENAT_FLAGS, NEXT);
     JUMP(BPF_JEQ, SYS_clone, CLONE_FLAGS, NEXT);
+    JUMP(BPF_JEQ, SYS_prctl, PRCTL_OPTION, NEXT);
     JUMP(BPF_JEQ, SYS_clone3, NO_SUCH_CALL, NEXT);
     JUMP(BPF_JEQ, SYS_openat2, NO_SUCH_CALL, ALLOW);
     HERE(NO_SUCH_CALL); /* clone3 and openat2 hide their flags in memory: glibc then falls */
@@ -140,6 +145,13 @@ const char *give_up_system_calls(void)
     HERE(CLONE_FLAGS); /* a thread, yes; a process, no */
     LOAD(ARGUMENT(0));
     JUMP(BPF_JSET, CLONE_THREAD, ALLOW, REFUSE);
+    HERE(PRCTL_OPTION); /* the worker's own use (PR_SET_DUMPABLE) and CUDA's stay; not what
+                           would let the process outlive its test process (its death signal,
+                           set at its start, cleared) or adopt or open it to others */
+    LOAD(ARGUMENT(0));
+    JUMP(BPF_JEQ, PR_SET_PDEATHSIG, REFUSE, NEXT);
+    JUMP(BPF_JEQ, PR_SET_CHILD_SUBREAPER, REFUSE, NEXT);
+    JUMP(BPF_JEQ, PR_SET_PTRACER, REFUSE, ALLOW);
     HERE(OWN_PID_OR_ZERO);
     LOAD(ARGUMENT(0));
     JUMP(BPF_JEQ, 0, ALLOW, OWN_PID);
