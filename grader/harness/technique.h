@@ -18,6 +18,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Atomics and reductions on memory, as SASS names them on every architecture the kit builds
+ * for, by the opcode's ending: RED and ATOM through a generic or global address (REDG, ATOMG on
+ * sm_90), REDAS onto a cluster's shared memory, and sm_90's copy engines' reductions from shared
+ * to global memory (UBLKRED for cp.reduce.async.bulk, UTMAREDG for its tensor form): each a way
+ * to merge into global memory without the tree. ATOMS is the block's own shared memory. Neither
+ * counts a warp's reduction in registers (REDUX, CREDUX), nor a kernel's name. */
+#define SASS_ATOMIC_BEYOND_THE_BLOCK "(^|[^A-Za-z0-9_])[A-Z0-9]*(RED|REDG|REDAS|ATOM|ATOMG)\\."
+#define SASS_ANY_ATOMIC "(^|[^A-Za-z0-9_])[A-Z0-9]*(RED|REDG|REDAS|ATOM|ATOMG|ATOMS)\\."
+
 struct sass_rule {
     const char *pattern; /* a POSIX extended regular expression over the SASS text */
     bool required;       /* true: some kernel must contain it; false: none may */

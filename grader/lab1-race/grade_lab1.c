@@ -176,9 +176,15 @@ static void run_every_function(const struct technique_inputs *inputs)
 GRADED_TEST(technique, the_count_races, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
-        {"(RED|ATOM)[GS]?\\.", false,
+        {SASS_ANY_ATOMIC, false,
          "lab 1 shows the race of a plain read, add and write; your kernels use an atomic, which "
          "is lab 2's subject"},
+        {"(^|[^A-Z])LDG?\\.", true,
+         "lab 1's count reads the counter, adds one and writes the sum back; your kernels never "
+         "load from global memory (a constant written is no count)"},
+        {"(^|[^A-Z])STG?\\.", true,
+         "lab 1's count reads the counter, adds one and writes the sum back; your kernels never "
+         "store to global memory"},
     };
-    check_technique(rules, 1, run_every_function);
+    check_technique(rules, 3, run_every_function);
 }

@@ -315,3 +315,38 @@ Test(technique, without_a_gpu_every_architecture_must_have_what_is_required)
     const struct sass_rule shared[] = {{"ATOMS\\.", true, "shared atomics"}};
     cr_expect_null(rule_missing_from_object(two_architectures, shared, 1, architecture, sizeof architecture));
 }
+
+/* The atomics a merge or a race may not use, whatever unit makes them: sm_90's bulk reduction
+ * from shared to global memory (cp.reduce.async.bulk, a red team's lab 5 part C: UBLKRED, which
+ * "(REDG?|ATOMG?)\." did not see) as much as RED and ATOM; not a warp's reduction in registers,
+ * nor a kernel whose name holds the letters. The lines are cuobjdump's, sm_90. */
+Test(technique, the_atomic_patterns_see_every_unit_and_nothing_else)
+{
+    static const char *const beyond_the_block[] = {
+        "        /*07a0*/                   UBLKRED.G.S.ADD.U64 [UR4], [UR8], UR6 ;",
+        "        /*0080*/                   REDG.E.ADD.64.STRONG.GPU desc[UR4][R2.64], R4 ;",
+        "        /*0080*/                   RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5 ;",
+        "        /*0090*/                   ATOMG.E.ADD.64.STRONG.GPU PT, R4, desc[UR4][R2.64], R4 ;",
+        "        /*0090*/                   ATOM.E.ADD.STRONG.GPU PT, R4, [R2.64], R5 ;",
+        "        /*0100*/                   UTMAREDG.2D.ADD [UR8], [UR4] ;",
+        "        /*0100*/                   REDAS.ADD [R2], R3 ;",
+    };
+    static const char *const neither[] = {
+        "        /*0490*/                   REDUX.SUM UR4, R2 ;",
+        "        /*0490*/                   CREDUX.MAX UR4, R2 ;",
+        "\t\tFunction : _Z12REDUCE_ATOM_kPy",
+        "        /*0030*/                   LDG.E.64 R4, desc[UR4][R2.64] ;",
+    };
+    const char *shared = "        /*0490*/                   ATOMS.POPC.INC.32 RZ, [R7+URZ] ;";
+    for (size_t i = 0; i < sizeof beyond_the_block / sizeof *beyond_the_block; i++) {
+        cr_expect(sass_matches(beyond_the_block[i], SASS_ATOMIC_BEYOND_THE_BLOCK), "%s",
+                  beyond_the_block[i]);
+        cr_expect(sass_matches(beyond_the_block[i], SASS_ANY_ATOMIC), "%s", beyond_the_block[i]);
+    }
+    for (size_t i = 0; i < sizeof neither / sizeof *neither; i++) {
+        cr_expect_not(sass_matches(neither[i], SASS_ATOMIC_BEYOND_THE_BLOCK), "%s", neither[i]);
+        cr_expect_not(sass_matches(neither[i], SASS_ANY_ATOMIC), "%s", neither[i]);
+    }
+    cr_expect_not(sass_matches(shared, SASS_ATOMIC_BEYOND_THE_BLOCK), "the block's own memory");
+    cr_expect(sass_matches(shared, SASS_ANY_ATOMIC), "an atomic all the same");
+}
