@@ -62,10 +62,15 @@ GRADED_TEST(speed, privatized_against_lab4, .init = require_gpu_and_timing, .tim
     report_histogram_speed(TIMED_CALL_BYTES, contenders, 7, tables, 3);
 }
 
-/* The technique check's run: parts A and B once. */
-static void run_every_function(const struct technique_inputs *inputs)
+/* The technique check's runs: each part alone, so that one part's technique never passes for
+ * another's (a part A that calls part B's function, say). */
+static void run_part_a(const struct technique_inputs *inputs)
 {
     lab5_histogram_private_global(inputs->d_text, inputs->length, inputs->d_bins);
+}
+
+static void run_part_b(const struct technique_inputs *inputs)
+{
     lab5_histogram_private_shared(inputs->d_text, inputs->length, inputs->d_bins);
 }
 
@@ -75,18 +80,33 @@ static void run_the_reduction(const struct technique_inputs *inputs)
     lab5_histogram_reduced(inputs->d_text, inputs->length, inputs->d_bins);
 }
 
-/* Lab 5 privatizes: copies of the bins in shared memory, merged with global atomics. */
+/* Part A privatizes in global memory: a block's copy of the bins there, counted into and merged
+ * with global atomics, and no shared memory (part B's step). */
+GRADED_TEST(technique, private_bins_in_global_memory, .timeout = CORRECTNESS_TIMEOUT_S)
+{
+    const struct sass_rule rules[] = {
+        {"(RED|ATOM)G?\\.[A-Z0-9.]*ADD", true,
+         "part A counts into a block's copy of the bins in global memory and merges the copies "
+         "with global atomics, and the kernels it launched have none"},
+        {"ATOMS\\.", false,
+         "part A keeps a block's copy of the bins in global memory, and the kernels it launched "
+         "have an atomic on shared memory, part B's step: each part must do its own"},
+    };
+    check_technique(rules, 2, run_part_a);
+}
+
+/* Part B privatizes in shared memory: a block's bins there, merged with global atomics. */
 GRADED_TEST(technique, private_bins_in_shared_memory, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
         {"ATOMS\\.", true,
-         "part B keeps a block's private bins in shared memory, and your kernels have no atomic "
-         "on shared memory"},
+         "part B keeps a block's private bins in shared memory, and the kernels it launched have "
+         "no atomic on shared memory"},
         {"(RED|ATOM)G?\\.[A-Z0-9.]*ADD", true,
-         "the private copies are merged into the histogram with global atomics, and your kernels "
-         "have none"},
+         "part B merges the private bins into the histogram with global atomics, and the kernels "
+         "it launched have none"},
     };
-    check_technique(rules, 2, run_every_function);
+    check_technique(rules, 2, run_part_b);
 }
 
 /* Part C merges the private bins by tree reductions: its kernels keep the shared-memory bins of
