@@ -7,8 +7,10 @@
 # expected.tsv says the verdict the class table must give it, and a word its row must mention
 # ("-": none). A name with bytes outside printable ASCII is written with \n and \xNN escapes.
 #   grader/class-fixture.sh DIR          the lab 5 class
-#   grader/class-fixture.sh DIR lab4     a lab 4 class of two: the reference solution, and the
-#                                        same with code that reads every reference it can find
+#   grader/class-fixture.sh DIR lab4     a lab 4 class of three: the reference solution, the
+#                                        same with code that reads every reference it can find,
+#                                        and one whose CPU function is wrong (failed wherever it
+#                                        is graded: "failed-on-the-cpu")
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=$1
@@ -37,6 +39,8 @@ expect() { # name verdict problem-word: the name escaped where it is not printab
 if [ "${2:-}" = lab4 ]; then
     handed_in=lab4.cu
     student right passed - <solutions/lab4-text-histogram/lab4.cu
+    sed -f grader/variants/lab4-text-histogram/sequential-no-lower-bound.sed \
+        solutions/lab4-text-histogram/lab4.cu | student sequential-wrong failed-on-the-cpu -
     # The sequential histogram runs on the CPU, in the worker, at every grading: before computing,
     # it finds open and read in libc's memory (no forbidden name in its object) and tries to read
     # every compiled reference and solution a grading could reach, printing what it got. The

@@ -23,8 +23,8 @@ tests.tap, tests.xml, summary.json, line.json) and the class table (class.csv, c
 
   --submissions DIR   one folder a student, holding labN.cu
   --out DIR           where the results go, outside the kit: a new or empty folder, or one of
-                      an earlier run (a new run replaces it: only this run's lines count; the
-                      same command on a run it left unfinished resumes it)
+                      an earlier run (a new run replaces it, and keeps it in OUT/earlier/<id>/;
+                      the same command on a run it left unfinished resumes it)
 Grading options (the run's, for every task):
   --points FILE       score by this course configuration (default grader/points.conf)
   --seed N            seed of the generated inputs (default: a new one each run)

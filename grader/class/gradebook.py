@@ -8,13 +8,14 @@ import sys
 from names import escape_name
 from out_folder import read_line, write_atomically
 from shared import EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_USAGE, Fail, say
-from table import number
+from table import grade_to_hand_on, number
 
 
 def fill_gradebook(o, run):
     """The gradebook CSV with this run's points in column --assignment, matched to the roster
     by the folder names in column --match (the bytes of the name, exactly). A cell it has no
-    points of this run for stays as the export had it: never a 0, never a grade blanked."""
+    points of this run for, or no grade to hand on (table.grade_to_hand_on), stays as the export
+    had it: never a 0 or a partial score, never a grade blanked."""
     try:
         with open(o.gradebook, encoding="utf-8-sig", newline="") as file:
             rows = list(csv.reader(file, strict=True))
@@ -32,8 +33,7 @@ def fill_gradebook(o, run):
     points = {}
     for entry in run["roster"]:
         line = read_line(o.out, entry["id"])
-        graded = line is not None and line.get("run") == run["run"] and line.get("score") is not None \
-            and line.get("verdict") not in ("not graded", "not graded on a GPU", "grading machine broken")
+        graded = line is not None and line.get("run") == run["run"] and grade_to_hand_on(line)
         points[bytes.fromhex(entry["bytes"])] = number(line["score"]) if graded else None
     filled, kept, unknown = 0, [], []
     for row in rows[1:]:

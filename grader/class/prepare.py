@@ -122,12 +122,28 @@ def resumable(o, earlier, tasks, roster, commit):
     return any(line is None or line.get("run") != earlier["run"] for line in lines)
 
 
+# Where a new run keeps the run it replaces in --out.
+EARLIER_RUNS = "earlier"
+
+
+def keep_earlier_run(o, earlier):
+    """Moves the run in --out, which a new run replaces, to OUT/earlier/<its id>/: its table,
+    gradebooks, students' reports and lines, task states and logs, as they were. Its kit, which
+    make kit lays out again from its commit, goes. A command typed again loses no grading."""
+    kept = os.path.join(o.out, EARLIER_RUNS, str(earlier.get("run")))
+    os.makedirs(kept, exist_ok=True)
+    for name in sorted(os.listdir(o.out)):
+        if name in (EARLIER_RUNS, "kit") or name.startswith(".grade-class"):
+            continue
+        os.rename(os.path.join(o.out, name), os.path.join(kept, name))
+    say(f"{o.out} held the run {earlier.get('run')}, which this run replaces: its results are kept in {kept}")
+
+
 def prepare_run(o, tasks):
     """The run this command grades: the run in --out when it is this command's, unfinished
     (resumed: its graded entries are kept, the others graded); otherwise a new run, its
     roster, id, seed and options in run.json and its kit built in OUT/kit/<run>/. A new run
-    removes an older run's kit; the older run's lines stay until graded again, and no longer
-    count."""
+    moves the run it replaces to OUT/earlier/<id>/ (keep_earlier_run) and removes its kit."""
     if not os.path.isfile(o.points):
         raise Fail(EXIT_USAGE, f"--points: no file '{o.points}'")
     roster = read_roster(o)
@@ -139,6 +155,8 @@ def prepare_run(o, tasks):
         if not os.path.isfile(os.path.join(o.out, earlier["kit"]["folder"], "points.conf")):
             rebuild_kit(o, earlier)
         return earlier
+    if earlier:
+        keep_earlier_run(o, earlier)
     run_id = time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(4)
     seed = o.seed if o.seed is not None else int.from_bytes(secrets.token_bytes(8), "big")
     folder = os.path.join(o.out, "kit", run_id)
@@ -163,8 +181,6 @@ def prepare_run(o, tasks):
         "roster": [{"index": e.index, "name": e.name, "id": e.id, "kind": e.kind,
                     "bytes": e.raw.hex()} for e in roster],
     }
-    if earlier:
-        say(f"{o.out} held the run {earlier.get('run')}; this run replaces it (its students' lines no longer count)")
     write_atomically(os.path.join(o.out, "run.json"),
                      (json.dumps(run, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
     for name in os.listdir(os.path.join(o.out, "kit")):

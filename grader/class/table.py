@@ -20,6 +20,19 @@ def number(value, digits=None):
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
+# The verdicts of a line that holds no grade: this machine could not grade the code.
+NO_GRADE_VERDICTS = ("not graded", "not graded on a GPU", "grading machine broken")
+
+
+def grade_to_hand_on(line):
+    """Whether a line holds a grade to hand on: points, and every test run. A failed test with the
+    GPU tests not run (no GPU here, or no GPU memory to spare) is a verdict on the code, not yet
+    its grade; a build that failed is one, whatever it left unrun."""
+    if line is None or line.get("score") is None or line.get("verdict") in NO_GRADE_VERDICTS:
+        return False
+    return not (line.get("verdict") == "failed" and line.get("tests_not_run"))
+
+
 def markdown(text):
     text = re.sub(r"([\\`*_\[\]<>|#!~{}])", r"\\\1", text)
     return text.replace("\n", "\\n").replace("\t", " ").replace("\r", "\\r")
@@ -58,10 +71,11 @@ def merge(o, run, quiet=False):
             missing.append(entry)
             line = {"verdict": "not graded",
                     "problems": [why_not_graded(o, run, entry["index"] % tasks, slurm_states)]}
-        if line.get("verdict") == "not graded":
+        if not grade_to_hand_on(line):
             not_graded += 1
         problems = [inert(str(p), one_line=True) for p in line.get("problems") or []]
-        verdicts.append((str(line.get("verdict")), problems[0] if problems else ""))
+        verdicts.append((str(line.get("verdict")), problems[0] if problems else "",
+                         grade_to_hand_on(line)))
         rows.append([entry["name"], entry["id"], str(line.get("verdict")),
                      number(line.get("tests_passed")), number(line.get("tests_failed")),
                      number(line.get("time_ratio"), 3), number(line.get("score")),
@@ -90,32 +104,33 @@ def merge(o, run, quiet=False):
     write_atomically(os.path.join(o.out, "class.md"), ("\n".join(md) + "\n").encode("utf-8"))
 
     graded = len(rows) - not_graded
-    say(f"class table: {os.path.join(o.out, 'class.csv')} ({len(rows)} students, {graded} graded, {not_graded} not graded)")
+    say(f"class table: {os.path.join(o.out, 'class.csv')} ({len(rows)} students, {graded} graded, {not_graded} without a grade to hand on)")
     if missing and quiet:
         return EXIT_INCOMPLETE
     if missing:
         shown = ", ".join(e["id"] for e in missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
         print(f"grade-class: incomplete: no line of run {run['run']} for {len(missing)} of {len(rows)}: {shown}", file=sys.stderr)
         return EXIT_INCOMPLETE
-    return mostly_ungraded(o, verdicts)
+    return ungraded_entries(o, verdicts)
 
 
-def mostly_ungraded(o, verdicts):
-    """A table whose rows are mostly "no file" or not graded is no grading of the class: exit 1,
-    naming why (the wrong lab named, no GPU, a broken machine), never a quiet table of zeros."""
-    no_file = [why for verdict, why in verdicts if verdict == "no file"]
-    ungraded = [(verdict, why) for verdict, why in verdicts
-                if verdict in ("not graded", "not graded on a GPU", "grading machine broken")]
+def ungraded_entries(o, verdicts):
+    """A table with an entry that has no grade to hand on is not a finished grading of the class:
+    exit 1, naming why (no GPU, a broken machine), never a quiet 0 or a partial score taken for a
+    grade. One whose rows are mostly "no file" names the lab, which may be the wrong one."""
+    no_file = [why for verdict, why, _ in verdicts if verdict == "no file"]
+    ungraded = [(verdict if verdict in NO_GRADE_VERDICTS else f"{verdict} with the GPU tests not run", why)
+                for verdict, why, graded in verdicts if not graded]
     if 2 * len(no_file) > len(verdicts):
         shown = "; ".join(sorted(set(no_file), key=no_file.index)[:3])
         print(f"grade-class: {len(no_file)} of {len(verdicts)} entries have no {o.short}.cu: is {o.short} the lab they handed in? ({shown})", file=sys.stderr)
         return EXIT_INCOMPLETE
-    if 2 * len(ungraded) > len(verdicts):
+    if ungraded:
         kinds = {}
         for verdict, why in ungraded:
             kinds.setdefault(verdict, why)
         shown = "; ".join(f"{sum(1 for v, _ in ungraded if v == verdict)} {verdict}: {why[:200]}" for verdict, why in kinds.items())
-        print(f"grade-class: {len(ungraded)} of {len(verdicts)} entries were not graded, so the table holds no grade for them ({shown})", file=sys.stderr)
+        print(f"grade-class: {len(ungraded)} of {len(verdicts)} entries have no grade to hand on; grade them where every test can run ({shown})", file=sys.stderr)
         return EXIT_INCOMPLETE
     return EXIT_COMPLETE
 

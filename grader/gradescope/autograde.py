@@ -21,6 +21,8 @@ SOURCE = os.path.join(ROOT, "source")
 KIT = os.path.join(SOURCE, "kit")
 SUBMISSION = os.path.join(ROOT, "submission")
 RESULTS = os.path.join(ROOT, "results", "results.json")
+# The points file the bundle was made with (make gradescope POINTS=...): the course's.
+POINTS = os.path.join(SOURCE, "points.conf")
 FILE_CAP = 1 << 20
 
 
@@ -94,8 +96,7 @@ def main():
         listing = os.path.join(KIT, "build", "listing", lab, "tests.records")
         subprocess.run(["make", "-s", "--no-print-directory", "-C", KIT, "build/results/results",
                         f"build/listing/{lab}/tests.records"], check=True)
-        status = subprocess.run([results, "grade", "--lab", lab, "--points",
-                                 os.path.join(KIT, "grader", "points.conf"), "--records", listing,
+        status = subprocess.run([results, "grade", "--lab", lab, "--points", POINTS, "--records", listing,
                                  "--no-file", why, "--json", RESULTS]).returncode
         return 0 if os.path.isfile(RESULTS) else status or 1
     # Graded from a copy under a plain name: the upload's own names may hold anything.
@@ -103,7 +104,8 @@ def main():
     os.makedirs(os.path.dirname(copy), exist_ok=True)
     shutil.copyfile(path, copy)
     print(f"autograder: grading {os.path.relpath(path, SUBMISSION)} as {short}.cu")
-    status = subprocess.run(["./grade", short, "--file", copy, "--json", RESULTS], cwd=KIT).returncode
+    status = subprocess.run(["./grade", short, "--file", copy, "--points", POINTS, "--json", RESULTS],
+                            cwd=KIT).returncode
     # Gradescope takes results.json whatever the exit status; one is written for every
     # verdict. Without it (the machine itself is broken), exit non-zero so Gradescope says so.
     return 0 if os.path.isfile(RESULTS) else status or 1

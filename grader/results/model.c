@@ -510,6 +510,10 @@ int grading_decide(const struct grading_setup *setup, const char *record_text,
         add_problem(grading, "%s%s", first_error, "");
     if (grading->machine_problem)
         add_problem(grading, "grading machine: %s%s", grading->machine_problem, "");
+    /* Before the failures: a failed grading whose GPU tests did not run is no grade yet, and a
+     * table that cuts a row's problems short must still say so. */
+    if (grading->needs_gpu && grading->gpu_reason)
+        add_problem(grading, "GPU tests not run: %s%s", grading->gpu_reason, "");
     for (int t = 0; t < grading->count; t++) {
         const struct graded_test *test = &grading->tests[t];
         if (test->state != STATE_FAILED || test->cause == CAUSE_BUILD || test->cause == CAUSE_NO_FILE)
@@ -518,8 +522,6 @@ int grading_decide(const struct grading_setup *setup, const char *record_text,
         first_line(line, sizeof line, test->output);
         add_problem(grading, "%s: %s", test->name, line[0] ? line : failure_cause_name(test->cause));
     }
-    if (grading->needs_gpu && grading->gpu_reason)
-        add_problem(grading, "GPU tests not run: %s%s", grading->gpu_reason, "");
     return 0;
 }
 

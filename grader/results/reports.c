@@ -295,7 +295,14 @@ int write_terminal_summary(FILE *out, const struct grading *grading, const char 
     case VERDICT_PASSED: fprintf(out, "grade: %s: PASSED\n", lab); break;
     case VERDICT_FAILED:
         fprintf(out, "grade: %s: NOT PASSED: read the failures above, fix, and run ./grade %s "
-                     "again\n", lab, lab);
+                     "again", lab, lab);
+        if (grading->needs_gpu) {
+            fprintf(out, " (%d more tests need a CUDA GPU and were not run here (", grading->needs_gpu);
+            write_inert_text(out, grading->gpu_reason ? grading->gpu_reason : "no reason given",
+                             false);
+            fputs("): these points are not a grade)", out);
+        }
+        fputc('\n', out);
         break;
     case VERDICT_DOES_NOT_COMPILE:
         fprintf(out, "grade: %s: NOT PASSED: the code does not build; the first error:\n    ", lab);
@@ -337,10 +344,11 @@ int write_gradescope_json(FILE *out, const struct grading *grading)
     snprintf(summary, sizeof summary, "%s: %s. %d tests passed, %d failed, %d not run; %.1f of "
              "%.1f points.", grading->setup.lab, verdict_name(grading->verdict), grading->passed,
              grading->failed, grading->not_run, grading->score, grading->max_score);
-    if (grading->verdict == VERDICT_NOT_GRADED_ON_GPU)
+    if (grading->needs_gpu) /* not graded on a GPU, or failed with the GPU tests not run */
         snprintf(summary + strlen(summary), sizeof summary - strlen(summary),
                  " The GPU tests were not run here (%s): they are graded on the course's GPU "
-                 "machines.", grading->gpu_reason ? grading->gpu_reason : "no GPU");
+                 "machines, and these points are not a grade.",
+                 grading->gpu_reason ? grading->gpu_reason : "no GPU");
     if (grading->has_speed_rule && !grading->speed_in_maximum)
         snprintf(summary + strlen(summary), sizeof summary - strlen(summary), " Performance: %s.",
                  grading->speed_output);

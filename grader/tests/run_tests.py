@@ -177,9 +177,51 @@ def check_class_memory_limits():
                 else f"this host: {sandbox.host_memory() >> 30} GiB, one grading may take {sandbox.data_limit(sandbox.host_memory(), 1) >> 30} GiB a process")
 
 
+def check_class_keeps_earlier_runs():
+    """A new run in --out keeps the run it replaces (an instructor's trial: the same command typed
+    again after a complete run wiped its reports), and a failure with the GPU tests not run is
+    no grade to hand on (its partial points went into the gradebook)."""
+    sys.path.insert(0, os.path.join(ROOT, "grader", "class"))
+    try:
+        import prepare
+        import table
+    finally:
+        sys.path.pop(0)
+    out = os.path.join(WORK, "class-earlier-run")
+    shutil.rmtree(out, ignore_errors=True)
+    files = {"run.json": "{}", "class.csv": "name,verdict\n", "gradebook-Lab-4.csv": "x\n",
+             "students/a-1/line.json": "{}", "logs/grade.log": "log\n", "tasks/0.json": "{}",
+             "kit/r1/points.conf": "", ".grade-class.lock": ""}
+    for name, text in files.items():
+        os.makedirs(os.path.dirname(os.path.join(out, name)), exist_ok=True)
+        with open(os.path.join(out, name), "w") as file:
+            file.write(text)
+    options = type("Options", (), {"out": out})()
+    prepare.keep_earlier_run(options, {"run": "r1"})
+    kept = os.path.join(out, "earlier", "r1")
+    moved = all(os.path.isfile(os.path.join(kept, name)) and not os.path.exists(os.path.join(out, name))
+                for name in files if not name.startswith(("kit/", ".grade-class")))
+    stayed = os.path.isfile(os.path.join(out, "kit", "r1", "points.conf")) and os.path.isfile(os.path.join(out, ".grade-class.lock"))
+    tally.check("grade-class: a new run keeps the run it replaces in OUT/earlier/<id>/",
+                "pass" if moved and stayed else "fail", f"{sorted(os.listdir(out))}; kept: {sorted(os.listdir(kept)) if os.path.isdir(kept) else None}")
+    shutil.rmtree(out, ignore_errors=True)
+    lines = [({"verdict": "passed", "score": 10, "tests_not_run": 0}, True),
+             ({"verdict": "failed", "score": 3, "tests_not_run": 0}, True),
+             ({"verdict": "failed", "score": 1, "tests_not_run": 7}, False),
+             ({"verdict": "does not compile", "score": 0, "tests_not_run": 9}, True),
+             ({"verdict": "no file", "score": 0, "tests_not_run": 9}, True),
+             ({"verdict": "not graded on a GPU", "score": 2, "tests_not_run": 7}, False),
+             ({"verdict": "grading machine broken", "score": 2, "tests_not_run": 1}, False),
+             ({"verdict": "not graded"}, False), (None, False)]
+    wrong = [line for line, want in lines if table.grade_to_hand_on(line) != want]
+    tally.check("grade-class: a failure with the GPU tests not run is no grade to hand on",
+                "pass" if not wrong else "fail", f"wrong for: {wrong}")
+
+
 def part_cli():
     print("== ./grade command line: every bad input refused with one line and exit 2")
     check_class_memory_limits()
+    check_class_keeps_earlier_runs()
     scratch = tempfile.mkdtemp(dir=WORK)
     empty = os.path.join(scratch, "empty.txt")
     open(empty, "w").close()
@@ -1403,7 +1445,8 @@ def row_of(rows, name):
 
 def check_class_table(label, fixture, out, picked=None, not_graded=()):
     """Every expected entry has its verdict in class.csv (on a machine without a GPU, the
-    GPU verdicts are "not graded on a GPU"); entries of not_graded are "not graded"."""
+    GPU verdicts are "not graded on a GPU"; "failed-on-the-cpu", a test a CPU runs failing, is
+    "failed" with a GPU or without); entries of not_graded are "not graded"."""
     import csv
     rows = list(csv.reader(open(os.path.join(out, "class.csv"), newline="", encoding="utf-8")))
     gpu = gpu_here()
@@ -1411,6 +1454,8 @@ def check_class_table(label, fixture, out, picked=None, not_graded=()):
         want = verdicts
         if name in not_graded:
             want, word = {"not graded"}, not_graded[name]
+        elif "failed-on-the-cpu" in verdicts:
+            want = {"failed"}
         elif not gpu:
             want = {"not graded on a GPU" if v in ("passed", "failed", "timed out") else v for v in verdicts}
             word = "-" if want != verdicts else word
@@ -1594,6 +1639,17 @@ def class_of_lab4(outside):
     tally.check("class: a submission's code reads no reference in the sandbox",
                 "pass" if "reference-reader: cannot open" in report and "reference-reader: READ" not in report else "fail",
                 "; ".join(line for line in report.splitlines() if "reference-reader" in line)[:400] or f"exit {status}")
+    if not gpu_here():
+        # A test a CPU runs failed and the GPU tests did not run: a verdict on the code, not yet
+        # its grade. Its row says so first, the run is no finished grading (exit 1, naming it),
+        # and the gradebook keeps the export's cell (check_gradebook).
+        wrong_cpu = row_of(rows, "sequential-wrong")
+        last = output.strip().splitlines()[-1] if output.strip() else ""
+        tally.check("class: a failure with the GPU tests not run is no grade: said first, exit 1",
+                    "pass" if wrong_cpu and wrong_cpu[8].startswith("GPU tests not run") and status == 1
+                    and "failed with the GPU tests not run" in last else "fail",
+                    f"exit {status}: {last[:300]}; row: {wrong_cpu}")
+    check_gradebook(out, "lab 4")
     wrong = os.path.join(outside, "wrong-lab-out")
     status, output = run(["./grade-class", "lab5", "--submissions", os.path.join(fixture, "submissions"), "--out", wrong,
                           "--no-timing", "--seed", "12345"], log=os.path.join(WORK, "class-wrong-lab.log"))
@@ -1666,7 +1722,7 @@ def interrupted_and_resumed(fixture, outside):
             run(["umount", disk])
 
 
-def check_gradebook(out):
+def check_gradebook(out, label="lab 5"):
     """./grade-class --gradebook: a Canvas-like export (a row per roster name, a "Points
     Possible" row, a student not in the roster, the assignment's column already holding a grade
     for everyone) gets each student's points of the run; a cell without points of the run stays
@@ -1693,14 +1749,16 @@ def check_gradebook(out):
     wrong, kept = [], 0
     for entry, row in zip(roster, rows[2:]):
         line = read_json(os.path.join(out, "students", entry["id"], "line.json")) or {}
-        counted = line.get("score") is not None and line.get("verdict") not in ("not graded", "not graded on a GPU", "grading machine broken")
+        # A grade only where every test ran: a failure with the GPU tests not run is no grade yet.
+        counted = line.get("score") is not None and line.get("verdict") not in ("not graded", "not graded on a GPU", "grading machine broken") \
+            and not (line.get("verdict") == "failed" and line.get("tests_not_run"))
         want = f"{line['score']:.2f}".rstrip("0").rstrip(".") if counted else "12"
         kept += not counted
         if row[6:] != [want] or row[5] != "7":
             wrong.append((entry["name"], row[5:], want))
     untouched = rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 4 (12)", "Lab 5 (13)"] \
         and rows[1][6] == "65" and rows[-1] == ["Zed", "999", "", "zed-not-in-the-class", "A", "7", "3"]
-    tally.check("class: --gradebook puts each student's points, blanks no grade it did not make",
+    tally.check(f"class: {label} --gradebook puts each student's points, blanks no grade it did not make",
                 "pass" if not wrong and untouched and status == (1 if kept or absent else 0) else "fail",
                 f"exit {status}, {len(wrong)} wrong: {wrong[:3]}; {output.strip()[-200:]}")
 
@@ -1851,6 +1909,23 @@ def part_gradescope():
                 f"exit {status}: {output.strip()[-200:]}")
     if status != 0 or not os.path.isfile(bundle):
         return
+    # A course's points file goes into every bundle (POINTS=), so that Gradescope and
+    # ./grade-class --points give the same totals; without POINTS, grader/points.conf.
+    course = os.path.join(WORK, "course-points.conf")
+    course_text = "lab4 test sequential/* 9\n" + open(os.path.join(ROOT, "grader", "points.conf")).read()
+    with open(course, "w") as file:
+        file.write(course_text)
+    run([sys.executable, "grader/gradescope/make_bundles.py"], env={"POINTS": course})
+    with zipfile.ZipFile(bundle) as archive:
+        carried = archive.read("points.conf").decode() if "points.conf" in archive.namelist() else None
+    unreadable, said = run([sys.executable, "grader/gradescope/make_bundles.py"], env={"POINTS": course + ".missing"})
+    status, output = run([sys.executable, "grader/gradescope/make_bundles.py"])
+    with zipfile.ZipFile(bundle) as archive:
+        default = archive.read("points.conf").decode() if "points.conf" in archive.namelist() else None
+    tally.check("make gradescope POINTS=FILE puts the course's points file in the bundle",
+                "pass" if carried == course_text and default == open(os.path.join(ROOT, "grader", "points.conf")).read()
+                and unreadable == 2 and "POINTS" in said and status == 0 else "fail",
+                f"course carried: {carried == course_text}, default: {default is not None}, a missing file: exit {unreadable}")
     with zipfile.ZipFile(bundle) as archive:
         modes = {info.filename: (info.external_attr >> 16) & 0o777 for info in archive.infolist()}
     tally.check("the bundle has setup.sh and run_autograder at its top, executable",
@@ -1863,6 +1938,8 @@ def part_gradescope():
         archive.extractall(os.path.join(image, "source"))
     for name, mode in modes.items():
         os.chmod(os.path.join(image, "source", name), mode)
+    with open(os.path.join(image, "source", "points.conf"), "w") as file:
+        file.write(course_text)  # the autograder scores by the bundle's points file
     status, output = run(["bash", os.path.join(image, "source", "setup.sh")], log=os.path.join(WORK, "gradescope-setup.log"))
     tally.check("setup.sh prepares the kit", "pass" if status == 0 else "fail", f"exit {status}: {output.strip()[-300:]}")
     if status != 0:
@@ -1900,6 +1977,9 @@ def part_gradescope():
         want = verdict or ("passed" if gpu else "not graded on a GPU")
         tests = " ".join(f"{t.get('name')} {t.get('status')} {t.get('output', '')}" for t in results.get("tests", []))
         ok = said.startswith(f"lab4-text-histogram: {want}.") and (word == "-" or word in said + tests)
+        if name == "right":
+            sequential = [t.get("max_score") for t in results.get("tests", []) if t.get("name", "").startswith("sequential/")]
+            ok = ok and bool(sequential) and all(points == 9 for points in sequential)
         if want == "not graded on a GPU":
             ok = ok and "sequential" in tests and "failed" not in [t.get("status") for t in results.get("tests", []) if "sequential" in t.get("name", "")]
         tally.check(f"gradescope: {name}: '{want}'", "pass" if ok else "fail", f"exit {status}: {said[:300]}")

@@ -642,3 +642,32 @@ Test(reports, a_students_text_reaches_no_report_raw)
     free(tap);
     grading_free(&grading);
 }
+
+/* A test that failed on a machine without a GPU: the code is wrong, but the GPU tests never ran,
+ * so its points are no grade. Every report says so, the problems first of all (a class table
+ * cuts a row's problems short), and the class's gradebook hands on nothing for it
+ * (grader/class/table.py, grade_to_hand_on: make test's class part). */
+Test(grading, a_failure_with_the_gpu_tests_not_run_says_its_points_are_no_grade)
+{
+    const char *lines[][4] = {
+        {"needs-gpu", "private_shared/bytes_257", "no CUDA GPU", NULL},
+        {"outcome", "private_shared/bytes_257", "skipped", ""},
+        {"message", "sequential/small_texts", "wrong histogram on the empty text", NULL},
+        {"outcome", "sequential/small_texts", "failed", ""},
+        {"end", "sequential/small_texts", NULL, NULL},
+    };
+    static struct grading grading;
+    decide(&grading, record_text(lines, 5), NULL);
+    cr_assert_eq(grading.verdict, VERDICT_FAILED);
+    cr_assert_geq(grading.problem_count, 2);
+    cr_expect(strncmp(grading.problems[0], "GPU tests not run", 17) == 0, "first: %s",
+              grading.problems[0]);
+    char *terminal = written(terminal_summary, &grading);
+    cr_expect(strstr(terminal, "NOT PASSED") && strstr(terminal, "not a grade"), "%s", terminal);
+    char *json = written(write_gradescope_json, &grading);
+    cr_expect(strstr(json, "graded on the course's GPU machines") &&
+                  strstr(json, "not a grade"), "%s", json);
+    free(terminal);
+    free(json);
+    grading_free(&grading);
+}
