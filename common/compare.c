@@ -411,7 +411,9 @@ struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *e
             d.mistake = MISTAKE_TAIL_MISSING;
             EXPLAIN(&d, "exactly the first %" PRId64 " of %" PRIu64 " bytes were counted, the "
                         "rest not: the grid or the loop stops too early. Round the number of "
-                        "blocks up, and let a grid-stride loop run to the end of the text.",
+                        "blocks up, let a grid-stride loop run to the end of the text, and have "
+                        "each thread count every byte the grid was sized for (as many as "
+                        "chars_per_thread, say, not one).",
                     prefix, e->length);
             return d;
         }
@@ -501,4 +503,31 @@ void format_bin_table(char *out, size_t size, const unsigned long long *expected
         used += snprintf(out + used, size - (size_t)used, "  %-4s %20llu %20llu %+21lld\n",
                          histogram_bin_name(bin), expected[bin], got[bin], difference);
     }
+}
+
+const char *past_4gib_cause(const unsigned long long *got, const unsigned long long *expected)
+{
+    const unsigned long long wrap = 1ull << 32;
+    if (got[0] != expected[0] && got[0] % wrap == expected[0] % wrap)
+        return "a 32-bit count: bin a-d holds more than 2^32 and came back short by a multiple of "
+               "2^32. Count in unsigned long long, in every private copy too.";
+    bool some_bin_short = false;
+    unsigned long long excess = 0;
+    for (int bin = 0; bin < HISTOGRAM_BINS; bin++) {
+        if (got[bin] < expected[bin])
+            some_bin_short = true;
+        else
+            excess += got[bin] - expected[bin];
+    }
+    /* A wrapped index counts the text's first bytes again in place of its last, whose letters
+     * are then missing; the 256 last bytes counted as letters take nothing away. */
+    if (!some_bin_short && excess > 0 && excess <= 256)
+        return "bytes that are not lowercase letters were counted: the text's last 256 bytes "
+               "hold every value once, and 26 of them are letters. Check the range test "
+               "(0 <= c - 'a' < 26) on every byte, in every loop.";
+    if (got[0] > expected[0])
+        return "a 32-bit index: the start of the text was counted again. Past 2^32 an unsigned int "
+               "wraps around to 0; compute indices and sizes in uint64_t.";
+    return "not one this test can name; if the smaller texts pass, look for a 32-bit index, size "
+           "or count (the text is longer than 2^32 bytes).";
 }

@@ -67,6 +67,12 @@ bool bins_off_by_one_amount(const unsigned long long *got, const unsigned long l
 
 struct histogram_diagnosis diagnose_histogram(const struct histogram_evidence *evidence);
 
+/* The likely cause of a wrong histogram of the past-4-GiB text (2^32 + 1 'a's, then 256 bytes of
+ * every value), in a student's terms: only the signs a 32-bit variable leaves are blamed on one,
+ * and counts added where none is short are the tail's non-letters; anything else is left to the
+ * smaller texts, whose diagnosis sees every byte. */
+const char *past_4gib_cause(const unsigned long long *got, const unsigned long long *expected);
+
 /* A short stable name of a mistake, for tests and machine-readable reports. */
 const char *histogram_mistake_name(enum histogram_mistake mistake);
 

@@ -294,18 +294,7 @@ void check_histogram_past_4gib(const char *function_name, histogram_function *fu
     if (!histograms_equal(got, expected)) {
         char table[1024];
         format_bin_table(table, sizeof table, expected, got);
-        /* Only the signs a 32-bit variable leaves are blamed on one; anything else is left to
-         * the smaller texts, whose diagnosis sees every byte. */
-        const unsigned long long wrap = 1ull << 32;
-        const char *cause =
-            got[0] != expected[0] && got[0] % wrap == expected[0] % wrap
-                ? "a 32-bit count: bin a-d holds more than 2^32 and came back short by a multiple "
-                  "of 2^32. Count in unsigned long long, in every private copy too."
-            : got[0] > expected[0]
-                ? "a 32-bit index: the start of the text was counted again. Past 2^32 an unsigned "
-                  "int wraps around to 0; compute indices and sizes in uint64_t."
-                : "not one this test can name; if the smaller texts pass, look for a 32-bit "
-                  "index, size or count (the text is longer than 2^32 bytes).";
+        const char *cause = past_4gib_cause(got, expected);
         cr_assert_fail("%s on a text of %" PRIu64 " bytes (2^32 + 257: 2^32 + 1 'a's, then 256 "
                        "bytes of every value): wrong histogram\n%s  likely cause: %s",
                        function_name, length, table, cause);

@@ -448,3 +448,24 @@ Test(bin_table, shows_expected_got_and_signed_difference)
     cr_expect(strstr(table, "+5\n"), "%s", table);
     cr_expect(strstr(table, "+0\n"), "%s", table);
 }
+
+/* The past-4-GiB text, 2^32 + 1 'a's then 256 bytes of every value: a kernel that counts the
+ * tail's non-letters (lab 7's find-the-bug) was told "a 32-bit index" (a newcomer's trial), which
+ * leaves the tail's letters out in place of adding to them. */
+Test(compare, past_4gib_names_non_letters_apart_from_a_wrapped_index)
+{
+    const unsigned long long expected[HISTOGRAM_BINS] = {(1ull << 32) + 1 + 4, 4, 4, 4, 4, 4, 2};
+    unsigned long long non_letters[HISTOGRAM_BINS], wrapped[HISTOGRAM_BINS], short_count[HISTOGRAM_BINS];
+    memcpy(non_letters, expected, sizeof expected);
+    non_letters[0] += 3; /* '^', '_', '`' */
+    non_letters[6] += 2; /* '{', '|' */
+    memcpy(wrapped, expected, sizeof expected);
+    wrapped[0] += 257 - 4; /* the first 257 'a's again, in place of the tail */
+    for (int bin = 1; bin < HISTOGRAM_BINS; bin++)
+        wrapped[bin] -= expected[bin];
+    memcpy(short_count, expected, sizeof expected);
+    short_count[0] -= 1ull << 32;
+    cr_expect(strstr(past_4gib_cause(non_letters, expected), "not lowercase letters") != NULL);
+    cr_expect(strstr(past_4gib_cause(wrapped, expected), "32-bit index") != NULL);
+    cr_expect(strstr(past_4gib_cause(short_count, expected), "32-bit count") != NULL);
+}
