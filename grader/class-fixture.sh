@@ -170,7 +170,7 @@ sed 's|^void lab5_histogram_private_shared(const char \*d_text, uint64_t length,
 echo 'this is not C' | student syntax-error "does not compile" error
 sed 's|^void lab5_histogram_private_shared(|void lab5_histogram_private_shared_misspelled(|' "$solution" |
     student missing-function "does not compile" -
-: | student empty-file "does not compile" -
+: | student empty-file "no file" empty
 # Folders without a lab5.cu: empty, the file under another name, other files only.
 mkdir -p "$out/submissions/no-file" "$out/submissions/wrong-file-name" "$out/submissions/other-files"
 expect no-file "no file" empty

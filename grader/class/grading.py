@@ -246,6 +246,8 @@ class Grader:
                 os.close(fd)
             if data is None:
                 return "no file", f"{short}.cu is larger than 1 MiB"
+            if not data.strip():  # as ./grade says of an empty file
+                return "no file", f"{short}.cu is empty: write the lab's functions in it"
             return "file", data
         finally:
             os.close(folder)

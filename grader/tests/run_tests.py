@@ -222,6 +222,15 @@ def part_cli():
     print("== ./grade command line: every bad input refused with one line and exit 2")
     check_class_memory_limits()
     check_class_keeps_earlier_runs()
+    # An empty file is nothing handed in, said so (an instructor's trial: it read "does not
+    # compile", naming an undefined reference in a file of the kit's).
+    blank = os.path.join(WORK, "blank-lab4.cu")
+    with open(blank, "w") as file:
+        file.write("\n   \n")
+    status, summary, results, log = grade("lab4", "--file", blank, "--no-timing", "--seed", "12345", name="cli-empty-file")
+    tally.check("grade: an empty file is 'no file', said to be empty",
+                "pass" if status == 1 and (summary or {}).get("verdict") == "no file" and mentions(results, summary, "is empty") else "fail",
+                f"exit {status}, verdict {(summary or {}).get('verdict')}; log: {log}")
     scratch = tempfile.mkdtemp(dir=WORK)
     empty = os.path.join(scratch, "empty.txt")
     open(empty, "w").close()
