@@ -84,6 +84,9 @@ const char *give_up_system_calls(void)
         /* a process group or session of its own: orphaned when its test process ends, the
          * kernel would wake it (SIGHUP, SIGCONT) to run on through the rest of the grading */
         SYS_setpgid, SYS_setsid,
+        /* System V objects, which outlive the process and which no limit of its counts (shared
+         * memory outside the data limit and out of reach of the OOM killer) */
+        SYS_shmget, SYS_shmat, SYS_msgget, SYS_semget,
     };
     /* Calls that act on the process their first argument names: this one only (for kill, 0
      * names the process group: refused). */
