@@ -52,15 +52,27 @@ def candidates():
     return found
 
 
+def without_comments(text):
+    """The text with its // and /* */ comments blanked: a comment after a signature, or a
+    semicolon in one, must not hide a definition (a red team's upload: the draft was graded)."""
+    return re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
+
+
 def defines(text, function):
-    """Whether the text defines the function (a declaration followed by a body)."""
-    return re.search(rf"\b{re.escape(function)}\s*\([^;{{}}]*\)\s*\{{", text) is not None
+    """Whether the text defines the function: a declaration, then its body (with anything but
+    a ';' between, noexcept say)."""
+    return re.search(rf"\b{re.escape(function)}\s*\([^;{{}}]*\)[^;{{}}]*\{{", without_comments(text)) is not None
 
 
 def find_submission(short, functions):
-    """(path, None) of the one file that defines the most of the lab's functions, or (None,
-    why no file could be graded)."""
+    """(path, None) of the one file named labN.cu, wherever it is in the upload; otherwise of the
+    one file that defines the most of the lab's functions; or (None, why no file could be
+    graded)."""
     files = candidates()
+    named = [(shown, path) for shown, path, size in files
+             if os.path.basename(shown) == f"{short}.cu" and size <= FILE_CAP]
+    if len(named) == 1:
+        return named[0][1], None
     scored = []
     for shown, path, size in files:
         if size > FILE_CAP:

@@ -1964,6 +1964,12 @@ def part_gradescope():
         ("does-not-compile", {"lab4.cu": right.replace("histogram[bin] = 0;", "histogram[bin] = ;", 1)},
          "does not compile", "error"),
         ("misnamed", {"work/Lab4 final.cu": right, "notes.txt": "my notes\n"}, None, "-"),
+        # The one lab4.cu is graded, whatever a draft beside it holds, and a comment after a
+        # signature hides no definition (a red team's upload: the draft was graded).
+        ("named-beside-a-draft", {"lab4.cu": right.replace(")\n{", ") // mine\n{"),
+                                  "old/lab4_draft.cu": open(os.path.join(ROOT, "labs", "lab4-text-histogram", "lab4.cu")).read()},
+         None, "-"),
+        ("commented-and-misnamed", {"Lab4 final.cu": right.replace(")\n{", ") /* mine; done */\n{")}, None, "-"),
         ("missing", {"notes.txt": "my notes\n", "lab3.cu": "int main(void) { return 0; }\n"}, "no file", "notes.txt"),
     ]
     for name, files, verdict, word in cases:
