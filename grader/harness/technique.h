@@ -26,6 +26,11 @@
  * counts a warp's reduction in registers (REDUX, CREDUX), nor a kernel's name. */
 #define SASS_ATOMIC_BEYOND_THE_BLOCK "(^|[^A-Za-z0-9_])[A-Z0-9]*(RED|REDG|REDAS|ATOM|ATOMG)\\."
 #define SASS_ANY_ATOMIC "(^|[^A-Za-z0-9_])[A-Z0-9]*(RED|REDG|REDAS|ATOM|ATOMG|ATOMS)\\."
+/* An atomic of the code's own on shared memory: every ATOMS but ATOMS.CAST.SPIN, the
+ * compare-and-swap loop that a generic atomic (cuda::atomic_ref on a global address) carries
+ * beside its ATOM for an address that might be shared, never taken there (an honest-code trial:
+ * a part with global atomics alone was refused as using shared ones). */
+#define SASS_SHARED_ATOMIC_OF_ITS_OWN "ATOMS\\.([^C]|CAS[^T])"
 
 struct sass_rule {
     const char *pattern; /* a POSIX extended regular expression over the SASS text */

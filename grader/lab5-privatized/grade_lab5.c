@@ -88,7 +88,7 @@ GRADED_TEST(technique, private_bins_in_global_memory, .timeout = CORRECTNESS_TIM
         {"(RED|ATOM)G?\\.[A-Z0-9.]*ADD", true,
          "part A counts into a block's copy of the bins in global memory and merges the copies "
          "with global atomics, and the kernels it launched have none"},
-        {"ATOMS\\.", false,
+        {SASS_SHARED_ATOMIC_OF_ITS_OWN, false,
          "part A keeps a block's copy of the bins in global memory, and the kernels it launched "
          "have an atomic on shared memory, part B's step: each part must do its own"},
     };

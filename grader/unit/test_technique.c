@@ -350,3 +350,18 @@ Test(technique, the_atomic_patterns_see_every_unit_and_nothing_else)
     cr_expect_not(sass_matches(shared, SASS_ATOMIC_BEYOND_THE_BLOCK), "the block's own memory");
     cr_expect(sass_matches(shared, SASS_ANY_ATOMIC), "an atomic all the same");
 }
+
+/* A part that may not use shared memory's atomics: a generic atomic on a global address
+ * (cuda::atomic_ref) compiles to an ATOM with a compare-and-swap loop on shared memory beside it
+ * (ATOMS.CAST.SPIN), for an address that might be shared and never is: not the code's own. An
+ * honest-code trial: lab 5's part A and lab 7's part B written with cuda::atomic_ref. */
+Test(technique, a_generic_atomics_shared_fallback_is_not_a_shared_atomic)
+{
+    cr_expect_not(sass_matches("        /*0150*/  @!P0 ATOMS.CAST.SPIN.64 P0, [R2], R4, R6 ;",
+                               SASS_SHARED_ATOMIC_OF_ITS_OWN));
+    cr_expect(sass_matches("        /*0150*/  ATOMS.POPC.INC.32 RZ, [R3+UR4] ;",
+                           SASS_SHARED_ATOMIC_OF_ITS_OWN));
+    cr_expect(sass_matches("        /*0150*/  ATOMS.ADD RZ, [R2], R3 ;", SASS_SHARED_ATOMIC_OF_ITS_OWN));
+    cr_expect(sass_matches("        /*0150*/  ATOMS.CAS R0, [R2], R4, R5 ;", SASS_SHARED_ATOMIC_OF_ITS_OWN),
+              "atomicCAS on shared memory is the code's own");
+}
