@@ -17,6 +17,8 @@ def fill_gradebook(o, run):
     points of this run for, or no grade to hand on (table.grade_to_hand_on), stays as the export
     had it: never a 0 or a partial score, never a grade blanked."""
     try:
+        with open(o.gradebook, "rb") as file:
+            byte_order_mark = file.read(3) == b"\xef\xbb\xbf"  # kept, as the export had it
         with open(o.gradebook, encoding="utf-8-sig", newline="") as file:
             rows = list(csv.reader(file, strict=True))
     except (OSError, UnicodeDecodeError, csv.Error) as error:
@@ -54,7 +56,7 @@ def fill_gradebook(o, run):
     text = io.StringIO(newline="")
     csv.writer(text, lineterminator="\r\n").writerows(rows)
     target = os.path.join(o.out, "gradebook-" + re.sub(r"[^A-Za-z0-9._-]+", "-", o.assignment).strip("-") + ".csv")
-    write_atomically(target, text.getvalue().encode("utf-8"))
+    write_atomically(target, (b"\xef\xbb\xbf" if byte_order_mark else b"") + text.getvalue().encode("utf-8"))
     say(f"{target}: points of run {run['run']} for {filled} students in column '{o.assignment}'")
     for what, names in (("without points of this run (their cells left as the export had them)", kept),
                         ("in the gradebook but not in the roster (left as they were)", unknown),

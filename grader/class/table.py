@@ -53,7 +53,8 @@ def why_not_graded(o, run, task, slurm_states):
     if what == "running":
         return f"task {task} ended while grading, on {state.get('host')}{on_slurm}: killed, out of time or its machine failed"
     if what == "stopped":
-        return f"task {task} was stopped by signal {state.get('signal')} on {state.get('host')}{on_slurm}: cancelled or out of time"
+        again = "" if job else "; the same command resumes the run"
+        return f"task {task} was stopped by signal {state.get('signal')} on {state.get('host')}{on_slurm}: cancelled or out of time{again}"
     if what == "machine":
         return f"task {task}: its machine ({state.get('host')}) cannot grade: {state.get('why')}"
     return f"task {task} {what} without a line for this entry, on {state.get('host')}{on_slurm}: see logs/"
@@ -97,7 +98,7 @@ def merge(o, run, quiet=False):
           "| name | id | verdict | passed | failed | time / reference | points | problems |",
           "| --- | --- | --- | ---: | ---: | ---: | ---: | --- |"]
     for row in rows:
-        problems = row[8] if len(row[8]) <= 300 else row[8][:297] + "..."
+        problems = row[8] if len(row[8]) <= 300 else row[8][:296].rsplit(" ", 1)[0] + " ..."
         points = f"{row[6]} / {row[7]}" if row[6] else (f"- / {row[7]}" if row[7] else "")
         md.append(f"| {markdown(row[0])} | `{row[1]}` | {markdown(row[2])} | {row[3]} | {row[4]} | "
                   f"{row[5]} | {points} | {markdown(problems)} |")

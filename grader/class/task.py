@@ -91,8 +91,11 @@ def grade_task(o, run, task):
                             continue
                         graded += 1
                         first = line["problems"][0] if line["problems"] else ""
+                        # A long problem is cut at a word, and says so: the row and report.txt hold it whole.
+                        if len(first) > 100:
+                            first = first[:100].rsplit(" ", 1)[0] + " ..."
                         say(f"[{done}/{len(mine)}] {entry.id}: {line['verdict']}"
-                            + (f" ({first[:100]})" if first and line["verdict"] not in ("passed",) else "")
+                            + (f" ({first})" if first and line["verdict"] not in ("passed",) else "")
                             + (" [kept: graded earlier in this run]" if line.get("kept") else f" [{line['seconds']:.0f} s]"))
             except Interrupted:
                 grader.stop()

@@ -1658,7 +1658,7 @@ def class_of_lab4(outside):
                     "pass" if wrong_cpu and wrong_cpu[8].startswith("GPU tests not run") and status == 1
                     and "failed with the GPU tests not run" in last else "fail",
                     f"exit {status}: {last[:300]}; row: {wrong_cpu}")
-    check_gradebook(out, "lab 4")
+    check_gradebook(out, "lab 4", byte_order_mark=True)
     wrong = os.path.join(outside, "wrong-lab-out")
     status, output = run(["./grade-class", "lab5", "--submissions", os.path.join(fixture, "submissions"), "--out", wrong,
                           "--no-timing", "--seed", "12345"], log=os.path.join(WORK, "class-wrong-lab.log"))
@@ -1731,7 +1731,7 @@ def interrupted_and_resumed(fixture, outside):
             run(["umount", disk])
 
 
-def check_gradebook(out, label="lab 5"):
+def check_gradebook(out, label="lab 5", byte_order_mark=False):
     """./grade-class --gradebook: a Canvas-like export (a row per roster name, a "Points
     Possible" row, a student not in the roster, the assignment's column already holding a grade
     for everyone) gets each student's points of the run; a cell without points of the run stays
@@ -1741,7 +1741,7 @@ def check_gradebook(out, label="lab 5"):
     roster = [entry for entry in run_json.get("roster", []) if is_inert(bytes.fromhex(entry["bytes"]))]
     absent = len(run_json.get("roster", [])) - len(roster)  # names a UTF-8 gradebook cannot hold
     exported = os.path.join(WORK, "gradebook-export.csv")
-    with open(exported, "w", newline="", encoding="utf-8") as file:
+    with open(exported, "w", newline="", encoding="utf-8-sig" if byte_order_mark else "utf-8") as file:
         writer = csv.writer(file)
         writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 4 (12)", "Lab 5 (13)"])
         writer.writerow(["    Points Possible", "", "", "", "", "52", "65"])
@@ -1754,7 +1754,9 @@ def check_gradebook(out, label="lab 5"):
     if not os.path.isfile(filled):
         tally.check("class: --gradebook fills an exported gradebook", "fail", f"exit {status}: {output.strip()[-200:]}")
         return
-    rows = list(csv.reader(open(filled, newline="", encoding="utf-8")))
+    # The export as it was but for the column, its byte-order mark (Excel's, Canvas's) too.
+    kept_mark = open(filled, "rb").read(3) == b"\xef\xbb\xbf"
+    rows = list(csv.reader(open(filled, newline="", encoding="utf-8-sig")))
     wrong, kept = [], 0
     for entry, row in zip(roster, rows[2:]):
         line = read_json(os.path.join(out, "students", entry["id"], "line.json")) or {}
@@ -1768,8 +1770,9 @@ def check_gradebook(out, label="lab 5"):
     untouched = rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 4 (12)", "Lab 5 (13)"] \
         and rows[1][6] == "65" and rows[-1] == ["Zed", "999", "", "zed-not-in-the-class", "A", "7", "3"]
     tally.check(f"class: {label} --gradebook puts each student's points, blanks no grade it did not make",
-                "pass" if not wrong and untouched and status == (1 if kept or absent else 0) else "fail",
-                f"exit {status}, {len(wrong)} wrong: {wrong[:3]}; {output.strip()[-200:]}")
+                "pass" if not wrong and untouched and kept_mark == byte_order_mark
+                and status == (1 if kept or absent else 0) else "fail",
+                f"exit {status}, {len(wrong)} wrong: {wrong[:3]}, byte-order mark {kept_mark} (the export's: {byte_order_mark}); {output.strip()[-200:]}")
 
 
 # A few of the class fixture's entries, one of each kind (the verdicts themselves are checked
