@@ -72,11 +72,10 @@ def merge(o, run, quiet=False):
             missing.append(entry)
             line = {"verdict": "not graded",
                     "problems": [why_not_graded(o, run, entry["index"] % tasks, slurm_states)]}
-        if not grade_to_hand_on(line):
-            not_graded += 1
+        graded = grade_to_hand_on(line)
+        not_graded += not graded
         problems = [inert(str(p), one_line=True) for p in line.get("problems") or []]
-        verdicts.append((str(line.get("verdict")), problems[0] if problems else "",
-                         grade_to_hand_on(line)))
+        verdicts.append((str(line.get("verdict")), problems[0] if problems else "", graded))
         rows.append([entry["name"], entry["id"], str(line.get("verdict")),
                      number(line.get("tests_passed")), number(line.get("tests_failed")),
                      number(line.get("time_ratio"), 3), number(line.get("score")),

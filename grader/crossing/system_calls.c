@@ -51,9 +51,8 @@ static void refused_system_call(int signal, siginfo_t *info, void *context)
  * (root's CAP_SYS_PTRACE would read the test process's memory through /proc) and the system
  * calls that write or make files, start processes or programs, signal, trace or reschedule
  * another process, reach the network, outlive the test process, or do such things on its
- * behalf. What CUDA needs (its
- * device files are already open, its threads may still be made) stays. Returns NULL, or why
- * the process could not be restricted. */
+ * behalf. What CUDA needs (its device files are already open, its threads may still be made)
+ * stays. Returns NULL, or why the process could not be restricted. */
 const char *give_up_system_calls(void)
 {
     /* Untraceable until a request says otherwise (wire.h: traceable). */
