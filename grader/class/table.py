@@ -62,7 +62,7 @@ def why_not_graded(o, run, task, slurm_states):
 
 def merge(o, run, quiet=False):
     """The class table of the run; exit 1 (saying why, unless quiet: the caller has said it) when
-    an entry has no line of it, or most of the class has no grade."""
+    an entry has no line of it or no grade to hand on (ungraded_entries)."""
     tasks = run["options"]["tasks"]
     rows, missing, not_graded, verdicts = [], [], 0, []
     slurm_states = {}
@@ -72,10 +72,10 @@ def merge(o, run, quiet=False):
             missing.append(entry)
             line = {"verdict": "not graded",
                     "problems": [why_not_graded(o, run, entry["index"] % tasks, slurm_states)]}
-        graded = grade_to_hand_on(line)
-        not_graded += not graded
+        hands_on = grade_to_hand_on(line)
+        not_graded += not hands_on
         problems = [inert(str(p), one_line=True) for p in line.get("problems") or []]
-        verdicts.append((str(line.get("verdict")), problems[0] if problems else "", graded))
+        verdicts.append((str(line.get("verdict")), problems[0] if problems else "", hands_on))
         rows.append([entry["name"], entry["id"], str(line.get("verdict")),
                      number(line.get("tests_passed")), number(line.get("tests_failed")),
                      number(line.get("time_ratio"), 3), number(line.get("score")),
