@@ -26,6 +26,9 @@
  * counts a warp's reduction in registers (REDUX, CREDUX), nor a kernel's name. */
 #define SASS_ATOMIC_BEYOND_THE_BLOCK "(^|[^A-Za-z0-9_])[A-Z0-9]*(RED|REDG|REDAS|ATOM|ATOMG)\\."
 #define SASS_ANY_ATOMIC "(^|[^A-Za-z0-9_])[A-Z0-9]*(RED|REDG|REDAS|ATOM|ATOMG|ATOMS)\\."
+/* An atomic add on global memory (RED, REDG, ATOM, ATOMG, with ADD among its modifiers): what
+ * labs 2, 4, 5 and 7 count or merge with. */
+#define SASS_GLOBAL_ATOMIC_ADD "(RED|ATOM)G?\\.[A-Z0-9.]*ADD"
 /* An atomic of the code's own on shared memory: every ATOMS but ATOMS.CAST.SPIN, the
  * compare-and-swap loop that a generic atomic (cuda::atomic_ref on a global address) carries
  * beside its ATOM for an address that might be shared, never taken there (an honest-code trial:

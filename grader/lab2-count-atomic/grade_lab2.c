@@ -105,7 +105,7 @@ static void run_every_function(const struct technique_inputs *inputs)
 GRADED_TEST(technique, atomics_are_used, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
-        {"(RED|ATOM)G?\\.[A-Z0-9.]*ADD", true,
+        {SASS_GLOBAL_ATOMIC_ADD, true,
          "lab 2 counts with an atomic add on global memory (atomicAdd), and your kernels have "
          "none"},
         {"ATOMG?\\.[A-Z0-9.]*CAS", true,

@@ -85,7 +85,7 @@ static void run_the_reduction(const struct technique_inputs *inputs)
 GRADED_TEST(technique, private_bins_in_global_memory, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
-        {"(RED|ATOM)G?\\.[A-Z0-9.]*ADD", true,
+        {SASS_GLOBAL_ATOMIC_ADD, true,
          "part A counts into a block's copy of the bins in global memory and merges the copies "
          "with global atomics, and the kernels it launched have none"},
         {SASS_SHARED_ATOMIC_OF_ITS_OWN, false,
@@ -102,7 +102,7 @@ GRADED_TEST(technique, private_bins_in_shared_memory, .timeout = CORRECTNESS_TIM
         {"ATOMS\\.", true,
          "part B keeps a block's private bins in shared memory, and the kernels it launched have "
          "no atomic on shared memory"},
-        {"(RED|ATOM)G?\\.[A-Z0-9.]*ADD", true,
+        {SASS_GLOBAL_ATOMIC_ADD, true,
          "part B merges the private bins into the histogram with global atomics, and the kernels "
          "it launched have none"},
     };

@@ -102,7 +102,7 @@ GRADED_TEST(technique, runs_are_added_whole, .timeout = CORRECTNESS_TIMEOUT_S)
 GRADED_TEST(technique, runs_are_added_to_the_global_bins, .timeout = CORRECTNESS_TIMEOUT_S)
 {
     const struct sass_rule rules[] = {
-        {"(RED|ATOM)G?\\.[A-Z0-9.]*ADD\\.64", true,
+        {SASS_GLOBAL_ATOMIC_ADD "\\.64", true,
          "part B adds runs straight to the 64-bit global bins, and the kernels it launched have "
          "no 64-bit global atomic add"},
         {SASS_SHARED_ATOMIC_OF_ITS_OWN, false,
