@@ -386,6 +386,7 @@ static void timed_text_contenders(const struct contender *contenders, int count,
                                             .student = contenders[c].student,
                                             .on_host = contenders[c].on_host != NULL,
                                             .calls = contenders[c].calls,
+                                            .one_call_when_slow = contenders[c].one_call_when_slow,
                                             .call = call_text_contender,
                                             .context = &contenders[c]};
 }

@@ -70,6 +70,7 @@ struct phase_memory {
     struct l2_cleaner *cleaner;
 };
 
+/* The calls a contender declares (speed_calls_on_input may make them 1 on an input). */
 static int calls_of(const struct speed_workload *workload, const struct timed_contender *contender)
 {
     if (contender->on_host)
@@ -77,7 +78,14 @@ static int calls_of(const struct speed_workload *workload, const struct timed_co
     int calls = contender->calls ? contender->calls : workload->default_calls;
     cr_assert(calls >= 1 && calls <= MAX_TIMED_CALLS, "grader defect: %s makes %d calls a run",
               contender->label, calls);
+    cr_assert(!(contender->student && contender->one_call_when_slow),
+              "grader defect: %s is the student's, whose calls a run are fixed", contender->label);
     return calls;
+}
+
+int speed_calls_on_input(int declared, bool one_call_when_slow, double warm_up_ms_a_call)
+{
+    return one_call_when_slow && warm_up_ms_a_call >= SPEED_SLOW_CALL_MS ? 1 : declared;
 }
 
 static size_t result_bytes(const struct speed_workload *workload, int calls)
@@ -131,12 +139,12 @@ struct run {
 
 /* The run's inputs, made from seed, and their expected results; its results poisoned. */
 static void prepare_run(struct phase_memory *memory, const struct timed_contender *contender,
-                        bool is_copy, uint64_t seed, struct run *run)
+                        bool is_copy, int calls, uint64_t seed, struct run *run)
 {
     const struct speed_workload *workload = memory->workload;
     const unsigned int counters = workload->result_counters;
     memset(run, 0, sizeof *run);
-    run->calls = calls_of(workload, contender);
+    run->calls = calls;
     run->d_results = memory->d_results;
     size_t bytes = result_bytes(workload, run->calls);
     run->expected = grading_malloc(bytes);
@@ -255,7 +263,8 @@ static const char *const step_names[STEPS] = {"hold", "prepare", "clean", "queue
                                               "verify"};
 
 static double timed_run(struct phase_memory *memory, const struct timed_contender *contender,
-                        bool is_copy, uint64_t seed, bool *right, unsigned long long *shown)
+                        bool is_copy, int calls, uint64_t seed, bool *right,
+                        unsigned long long *shown)
 {
     const struct speed_workload *workload = memory->workload;
     double mark = now_ms();
@@ -265,7 +274,7 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         hold_worker_of(contender, is_copy);
     step_ms[STEP_HOLD] += now_ms() - mark, mark = now_ms();
     struct run run;
-    prepare_run(memory, contender, is_copy, seed, &run);
+    prepare_run(memory, contender, is_copy, calls, seed, &run);
     step_ms[STEP_PREPARE] += now_ms() - mark, mark = now_ms();
     CUDA_CHECK(cudaDeviceSynchronize());
     leave_l2_clean(memory->cleaner);
@@ -320,22 +329,27 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
  * and the run), while every worker is held (or in memory of its own, where none can be), by the
  * same steps just before its clock starts: no function can hand back an answer it gave another
  * function, and a run never finds its inputs made by other steps than another's (identical code
- * must read 1.00). contender[m] is member m's index among all contenders. */
+ * must read 1.00). contender[m] is member m's index among all contenders; calls[m] its calls a
+ * run on this input, which its warm-up decides where `deciding` (speed_calls_on_input). */
 static void run_phase(struct phase_memory *memory, const struct timed_contender *const *members,
                       const bool *is_copy, const int *contender, uint64_t grading_seed, int input,
-                      int first_run, int timed_runs, double **samples, int *wrong,
-                      unsigned long long (*shown)[4])
+                      int first_run, int timed_runs, bool deciding, int *calls, double **samples,
+                      int *wrong, unsigned long long (*shown)[4])
 {
     for (int m = 0; m < memory->member_count; m++)
         for (int run = -1; run < timed_runs; run++) {
             uint64_t seed = run_seed(grading_seed, contender[m], input,
                                      run < 0 ? 0 : first_run + run + 1);
             bool right = true;
-            double ms = timed_run(memory, members[m], is_copy[m], seed, &right, shown[m]);
+            double ms = timed_run(memory, members[m], is_copy[m], calls[m], seed, &right,
+                                  shown[m]);
             if (!right)
                 wrong[m]++;
             if (run >= 0)
                 samples[m][run] = ms;
+            else if (deciding)
+                calls[m] = speed_calls_on_input(calls[m], members[m]->one_call_when_slow,
+                                                ms / calls[m]);
         }
 }
 
@@ -359,16 +373,24 @@ void print_timing_method(const struct speed_workload *workload,
 {
     struct gpu_facts gpu = gpu_facts();
     int calls = workload->default_calls;
-    for (int c = 0; c < count; c++)
+    const char *slow_baseline = NULL;
+    for (int c = 0; c < count; c++) {
         if (contenders[c].student && !contenders[c].on_host)
             calls = calls_of(workload, &contenders[c]);
+        if (contenders[c].one_call_when_slow)
+            slow_baseline = contenders[c].label;
+    }
+    char exception[160] = "";
+    if (slow_baseline)
+        snprintf(exception, sizeof exception, " (%s: one call a run on an input where its call "
+                 "takes %.0f ms or more)", slow_baseline, SPEED_SLOW_CALL_MS);
     printf("  on %s (compute capability %d.%d, %d multiprocessors, %d MB of L2 cache); each time "
-           "the median of %d timed runs after a warm-up; a run is %d call%s, each on an input of "
-           "its own made fresh on the GPU for that run, timed from the request to the moment the "
-           "grader has read back every result right; your functions are timed alone, between "
-           "two phases of the references and the copy\n",
+           "the median of %d timed runs after a warm-up; a run is %d call%s%s, each on an input "
+           "of its own made fresh on the GPU for that run, timed from the request to the moment "
+           "the grader has read back every result right; your functions are timed alone, "
+           "between two phases of the references and the copy\n",
            gpu.name, gpu.major, gpu.minor, gpu.multiprocessors, gpu.l2_cache_bytes >> 20,
-           timed_runs_of(workload), calls, calls == 1 ? "" : "s");
+           timed_runs_of(workload), calls, calls == 1 ? "" : "s", exception);
 }
 
 void time_contenders(const struct speed_workload *workload, const struct timed_contender *contenders,
@@ -422,6 +444,12 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
     double *samples[MAX_TIMED_CONTENDERS + 1];
     for (int c = 0; c < total; c++)
         samples[c] = grading_malloc((size_t)workload->input_count * timed_runs * sizeof *samples[c]);
+    /* calls[i][c]: contender c's calls a run on input i, decided in the first phase it runs in
+     * (the trusted contenders': before the student's) and kept for the next. */
+    int calls[MAX_TIMED_INPUTS][MAX_TIMED_CONTENDERS + 1];
+    for (int i = 0; i < workload->input_count; i++)
+        for (int c = 0; c < total; c++)
+            calls[i][c] = calls_of(workload, all[c]);
     int wrong[MAX_TIMED_INPUTS][MAX_TIMED_CONTENDERS + 1];
     memset(wrong, 0, sizeof wrong);
     struct l2_cleaner cleaner = l2_cleaner_create();
@@ -463,9 +491,14 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
             for (int m = 0; m < memory.member_count; m++)
                 member_samples[m] = samples[member_index[m]] + (size_t)i * timed_runs + first_run;
             unsigned long long shown[MAX_TIMED_CONTENDERS + 1][4];
+            int member_calls[MAX_TIMED_CONTENDERS + 1];
+            for (int m = 0; m < memory.member_count; m++)
+                member_calls[m] = calls[i][member_index[m]];
             run_phase(&memory, members, member_is_copy, member_index, options.seed, i, first_run,
-                      runs, member_samples, member_wrong, shown);
+                      runs, phase == TRUSTED_BEFORE, member_calls, member_samples, member_wrong,
+                      shown);
             for (int m = 0; m < memory.member_count; m++) {
+                calls[i][member_index[m]] = member_calls[m];
                 wrong[i][member_index[m]] += member_wrong[m];
                 if (member_index[m] < count)
                     memcpy(results->last_results[member_index[m]], shown[m], sizeof shown[m]);
@@ -494,7 +527,7 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
         for (int i = 0; i < workload->input_count; i++)
             for (int c = 0; c < total; c++) {
                 printf("trace: %s | %s | calls %d |", results->input_names[i], all[c]->label,
-                       all[c]->on_host ? 1 : calls_of(workload, all[c]));
+                       calls[i][c]);
                 for (int r = 0; r < timed_runs; r++)
                     printf(" %.4f", samples[c][(size_t)i * timed_runs + r]);
                 printf("\n");
@@ -503,7 +536,7 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
         double copy_ms = 0.0;
         if (workload->elements) {
             copy_ms = median_of(samples[count] + (size_t)i * timed_runs, (size_t)timed_runs) /
-                      calls_of(workload, &copy);
+                      calls[i][count];
             results->copy_ms[i] = copy_ms;
         }
         for (int c = 0; c < count; c++) {
@@ -516,7 +549,7 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
                                    ? workload->host_sample_elements
                                    : workload->elements));
             else
-                ms = median_of(runs, (size_t)timed_runs) / calls_of(workload, &contenders[c]);
+                ms = median_of(runs, (size_t)timed_runs) / calls[i][c];
             results->contender_ms[i * MAX_TIMED_CONTENDERS + c] = ms;
             cr_expect(wrong[i][c] == 0,
                       "%s gave a wrong result in %d of its timed runs on %s (seed %" PRIu64 "): "

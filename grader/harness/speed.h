@@ -20,7 +20,9 @@
  *   right then counts the run as wrong: a function's work is done when it returns, so a worker
  *   that answers before its work is done (its wait switched off from inside) fails.
  * - A fixed shape. How many calls a run makes is the grader's (a contender's `calls`, or the
- *   workload's default), never measured, and so never changed by a busy GPU or its memory.
+ *   workload's default), never measured, and so never changed by a busy GPU or its memory. The
+ *   one exception is a trusted baseline's (one_call_when_slow), decided from its own warm-up in
+ *   the phase before the student's, where no code under test is alive.
  *
  * Policy is apart: a speed_workload says what an input is and how a result is checked (text,
  * images, counts); a lab's grader lists its contenders and tables. */
@@ -43,6 +45,13 @@ struct timed_contender {
     bool on_host;  /* a sequential CPU function: called on the workload's host sample, one call
                       a run; its time is its fastest run (timing.c says why), never scored */
     int calls;     /* a run's calls, each on its own input; 0: the workload's */
+    /* A trusted baseline only (never the student's, nor a reference the student's function is
+     * compared with as identical code): on an input where its warm-up's call takes
+     * SPEED_SLOW_CALL_MS or more, a run is one call. A run's fixed cost (the request, the GPU's
+     * switches between processes, the reading of the results) is then small beside its call,
+     * while on a quick input the baseline makes `calls` calls a run, as the functions it is
+     * compared with do, and bears the same share of that cost: one variable at a time. */
+    bool one_call_when_slow;
     /* Makes one call (crossing to the contender's worker): input of `elements` elements (device
      * memory, or host memory for on_host), its result's counters at result. */
     void (*call)(const void *context, const void *input, uint64_t elements,
@@ -110,6 +119,11 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
  * most MAX_DEFAULT_CALLS. */
 #define MAX_DEFAULT_CALLS 32
 int speed_default_calls(uint64_t call_bytes);
+
+/* A run's calls on one input: `declared`, or 1 for a one_call_when_slow contender whose
+ * warm-up took warm_up_ms_a_call a call, SPEED_SLOW_CALL_MS or more. */
+#define SPEED_SLOW_CALL_MS 10.0
+int speed_calls_on_input(int declared, bool one_call_when_slow, double warm_up_ms_a_call);
 
 /* The one line above every speed table that says how it was timed. */
 void print_timing_method(const struct speed_workload *workload,

@@ -1,4 +1,5 @@
 /* The timing statistics (host code: no CUDA). */
+#include "speed.h"
 #include "timing.h"
 
 #include <criterion/criterion.h>
@@ -27,4 +28,20 @@ Test(fastest, smallest_sample_wherever_it_is)
     double last[] = {3.0, 2.0};
     cr_expect_float_eq(fastest_of(last, 2), 2.0, 1e-12);
     cr_expect_float_eq(fastest_of(NULL, 0), 0.0, 1e-12);
+}
+
+/* A slow baseline's calls a run (speed.h one_call_when_slow): its declared calls on a quick
+ * input, where it bears the same share of a run's fixed cost as the functions it is compared
+ * with; one call where a call is slow enough that the fixed cost is small beside it. Lab 5's
+ * lab 4 column on no-letters: a 0.16 ms call made alone each run bore the whole fixed cost,
+ * against a quarter of it for part A and B's calls (docs/results/h100/ncu-lab4-lab5-no-letters). */
+Test(calls_a_run, a_slow_baseline_makes_one_call_where_its_call_is_slow)
+{
+    cr_expect_eq(speed_calls_on_input(4, true, 0.16), 4);
+    cr_expect_eq(speed_calls_on_input(4, true, SPEED_SLOW_CALL_MS - 0.01), 4);
+    cr_expect_eq(speed_calls_on_input(4, true, SPEED_SLOW_CALL_MS), 1);
+    cr_expect_eq(speed_calls_on_input(4, true, 49.5), 1);
+    /* Every other contender keeps its calls, however slow: the student's are fixed. */
+    cr_expect_eq(speed_calls_on_input(4, false, 49.5), 4);
+    cr_expect_eq(speed_calls_on_input(1, false, 0.16), 1);
 }
