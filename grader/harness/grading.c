@@ -103,12 +103,26 @@ void take_turn_with_gpu_memory(uint64_t bytes)
     }
 }
 
+bool launch_keeps_shape(const unsigned int grid[3], const unsigned int block[3],
+                        struct launch_shape_rule rule)
+{
+    bool one_dimensional = grid[1] == 1 && grid[2] == 1 && block[1] == 1 && block[2] == 1;
+    bool blocks_right = rule.threads_per_block == 0 || block[0] == rule.threads_per_block;
+    bool grid_right = rule.blocks == 0 || grid[0] == rule.blocks;
+    if (rule.elements) {
+        unsigned int per_thread = rule.elements_per_thread ? rule.elements_per_thread : 1;
+        uint64_t a_block = (uint64_t)block[0] * per_thread;
+        uint64_t needed = a_block ? (rule.elements + a_block - 1) / a_block : 0;
+        /* One block more is allowed: an idle block costs little, and `n / size + 1` is a
+         * common way to round up. */
+        grid_right = grid_right && a_block > 0 && (grid[0] == needed || grid[0] == needed + 1);
+    }
+    return one_dimensional && blocks_right && grid_right;
+}
+
 static bool launched_in_shape(const struct crossing_launch *launch, struct launch_shape_rule rule)
 {
-    bool one_dimensional = launch->grid[1] == 1 && launch->grid[2] == 1 &&
-                           launch->block[1] == 1 && launch->block[2] == 1;
-    return one_dimensional && launch->block[0] == rule.threads_per_block &&
-           (rule.blocks == 0 || launch->grid[0] == rule.blocks);
+    return launch_keeps_shape(launch->grid, launch->block, rule);
 }
 
 /* Whether the last request's launches keep the rule for `calls` calls. A launch of another
@@ -127,10 +141,17 @@ static bool launches_keep(int calls, struct launch_shape_rule rule, int *in_shap
 
 static void describe_rule(struct launch_shape_rule rule, char *text, size_t size)
 {
-    char grid[48] = "blocks of ";
-    if (rule.blocks)
-        snprintf(grid, sizeof grid, "%u blocks of ", rule.blocks);
-    snprintf(text, size, "%s%u threads a block", grid, rule.threads_per_block);
+    char grid[128] = "blocks";
+    if (rule.elements)
+        snprintf(grid, sizeof grid, "a grid of just enough blocks (or one more) for %" PRIu64
+                 " elements at %u a thread", rule.elements,
+                 rule.elements_per_thread ? rule.elements_per_thread : 1);
+    else if (rule.blocks)
+        snprintf(grid, sizeof grid, "%u blocks", rule.blocks);
+    if (rule.threads_per_block)
+        snprintf(text, size, "%s of %u threads a block", grid, rule.threads_per_block);
+    else
+        snprintf(text, size, "%s (1-D, any block size)", grid);
 }
 
 bool launched_each_call_in_shape(int calls, struct launch_shape_rule rule, char *why,
@@ -139,7 +160,7 @@ bool launched_each_call_in_shape(int calls, struct launch_shape_rule rule, char 
     int in_shape = 0, total = 0;
     if (launches_keep(calls, rule, &in_shape, &total))
         return true;
-    char asked[96];
+    char asked[192];
     describe_rule(rule, asked, sizeof asked);
     snprintf(why, why_size, "it made %d launches for %d calls, %d of them in %s, as the "
              "contract asks: %s a call, timed or not", total, calls, in_shape, asked,
@@ -163,7 +184,7 @@ bool expect_launched_in_shape(const char *where, struct launch_shape_rule rule)
                                  launches[shown].grid[1], launches[shown].grid[2],
                                  launches[shown].block[0], launches[shown].block[1],
                                  launches[shown].block[2]);
-    char asked[96];
+    char asked[192];
     describe_rule(rule, asked, sizeof asked);
     cr_expect_fail("%s: %s in %s, as the contract asks, was not what ran (launched: %s%s): the "
                    "launch shape is part of the lab, not only the result", where,

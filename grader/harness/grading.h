@@ -56,14 +56,22 @@ void take_turn_with_gpu_memory(uint64_t bytes);
 void *grading_malloc(uint64_t bytes);
 
 /* The launch shape a contract asks for (the count labs' one launch of one thread a count, lab 9
- * part A's blocks of threads_per_block): every launch of the student's last request in 1-D
- * blocks of threads_per_block threads (and, unless blocks is 0, a 1-D grid of blocks), at least
- * one a call, and exactly one where one_each. The launches are the worker's notes (crossing.h).
+ * part A's blocks of threads_per_block, lab 6's grids): every launch of the student's last
+ * request a 1-D grid of 1-D blocks, of threads_per_block threads (unless 0: any), in a grid of
+ * `blocks` blocks (unless 0: any), or, where `elements` is not 0, of just enough blocks (or one
+ * more) for threads of elements_per_thread elements each to cover `elements`; at least one
+ * launch a call,
+ * and exactly one where one_each. The launches are the worker's notes (crossing.h).
  * On a timed run of `calls` calls: true, or false and why. */
 struct launch_shape_rule {
     unsigned int threads_per_block, blocks;
     bool one_each;
+    uint64_t elements;
+    unsigned int elements_per_thread;
 };
+/* Whether one launch of this grid and these blocks keeps the rule's shape. */
+bool launch_keeps_shape(const unsigned int grid[3], const unsigned int block[3],
+                        struct launch_shape_rule rule);
 bool launched_each_call_in_shape(int calls, struct launch_shape_rule rule, char *why,
                                  size_t why_size);
 /* On a correctness call: true, or the test fails here, saying what was launched. */

@@ -10,44 +10,83 @@
 #include "technique.h"
 
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <stdio.h>
+
+/* The contract's grids (lab6.h), after every correctness call: a kernel that coarsens nothing
+ * (one byte a thread whatever chars_per_thread, a grid sized to the text whatever `blocks`)
+ * counts right, and only its launches show that it is not the lab. */
+static void expect_grid(const char *function, const char *parameter, uint64_t length,
+                        struct launch_shape_rule rule)
+{
+    if (length == 0) /* nothing to count: nothing need be launched */
+        return;
+    char where[160];
+    snprintf(where, sizeof where, "%s with %s, on %" PRIu64 " bytes", function, parameter, length);
+    expect_launched_in_shape(where, rule);
+}
+
+static void contiguous(const char *d_text, uint64_t length, unsigned long long *d_histogram,
+                       unsigned int chars_per_thread)
+{
+    lab6_histogram_contiguous(d_text, length, d_histogram, chars_per_thread);
+    char parameter[48];
+    snprintf(parameter, sizeof parameter, "chars_per_thread %u", chars_per_thread);
+    expect_grid("lab6_histogram_contiguous", parameter, length,
+                (struct launch_shape_rule){.elements = length,
+                                           .elements_per_thread = chars_per_thread});
+}
+
+static void on_a_fixed_grid(void (*function)(const char *, uint64_t, unsigned long long *,
+                                             unsigned int),
+                            const char *name, const char *d_text, uint64_t length,
+                            unsigned long long *d_histogram, unsigned int blocks)
+{
+    function(d_text, length, d_histogram, blocks);
+    char parameter[48];
+    snprintf(parameter, sizeof parameter, "blocks %u", blocks);
+    expect_grid(name, parameter, length, (struct launch_shape_rule){.blocks = blocks});
+}
 
 /* The kernels graded with fixed parameters: 7 bytes a thread (not a power of two, so thread
  * ranges end mid-block) and 3 blocks (few threads, long loops or long sections), and with the
  * student's choices. */
 static void contiguous_7(const char *d_text, uint64_t length, unsigned long long *d_histogram)
 {
-    lab6_histogram_contiguous(d_text, length, d_histogram, 7);
+    contiguous(d_text, length, d_histogram, 7);
 }
 
 static void contiguous_as_chosen(const char *d_text, uint64_t length,
                                  unsigned long long *d_histogram)
 {
-    lab6_histogram_contiguous(d_text, length, d_histogram, lab6_chosen_chars_per_thread());
+    contiguous(d_text, length, d_histogram, lab6_chosen_chars_per_thread());
 }
 
 static void interleaved_3_blocks(const char *d_text, uint64_t length,
                                  unsigned long long *d_histogram)
 {
-    lab6_histogram_interleaved(d_text, length, d_histogram, 3);
+    on_a_fixed_grid(lab6_histogram_interleaved, "lab6_histogram_interleaved", d_text, length,
+                    d_histogram, 3);
 }
 
 static void interleaved_as_chosen(const char *d_text, uint64_t length,
                                   unsigned long long *d_histogram)
 {
-    lab6_histogram_interleaved(d_text, length, d_histogram,
-                               lab6_chosen_blocks(gpu_multiprocessors()));
+    on_a_fixed_grid(lab6_histogram_interleaved, "lab6_histogram_interleaved", d_text, length,
+                    d_histogram, lab6_chosen_blocks(gpu_multiprocessors()));
 }
 
 static void sections_3_blocks(const char *d_text, uint64_t length, unsigned long long *d_histogram)
 {
-    lab6_histogram_sections(d_text, length, d_histogram, 3);
+    on_a_fixed_grid(lab6_histogram_sections, "lab6_histogram_sections", d_text, length,
+                    d_histogram, 3);
 }
 
 static void sections_as_chosen(const char *d_text, uint64_t length,
                                unsigned long long *d_histogram)
 {
-    lab6_histogram_sections(d_text, length, d_histogram, lab6_chosen_blocks(gpu_multiprocessors()));
+    on_a_fixed_grid(lab6_histogram_sections, "lab6_histogram_sections", d_text, length,
+                    d_histogram, lab6_chosen_blocks(gpu_multiprocessors()));
 }
 
 HISTOGRAM_TESTS(contiguous_7_chars_per_thread, contiguous_7)
