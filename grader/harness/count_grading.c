@@ -33,7 +33,8 @@ static void check_shapes(const char *function_name, count_launcher *launch,
         snprintf(where, sizeof where, "%s with %u blocks of %u threads", function_name,
                  shape.blocks, shape.threads_per_block);
         /* One thread a count: a kernel of fewer threads that adds more is not the lab. */
-        struct launch_shape_rule rule = {shape.threads_per_block, shape.blocks, true};
+        struct launch_shape_rule rule = {.threads_per_block = shape.threads_per_block,
+                                         .blocks = shape.blocks, .one_each = true};
         if (!expect_launched_in_shape(where, rule))
             wrong++;
         if (count == threads)
@@ -111,7 +112,8 @@ static void call_count_contender(const void *context, const void *input, uint64_
 static bool launches_of_the_slides(const void *context, int calls, char *why, size_t why_size)
 {
     (void)context;
-    struct launch_shape_rule rule = {SLIDES_THREADS_PER_BLOCK, SLIDES_BLOCKS, true};
+    struct launch_shape_rule rule = {.threads_per_block = SLIDES_THREADS_PER_BLOCK,
+                                     .blocks = SLIDES_BLOCKS, .one_each = true};
     return launched_each_call_in_shape(calls, rule, why, why_size);
 }
 

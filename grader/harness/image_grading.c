@@ -530,7 +530,7 @@ static void call_function(void *context, const void *pixels, uint64_t count,
         if (count > 0 && run == 0) {
             char where[256];
             snprintf(where, sizeof where, "%s on %s", function->name, function->image_name);
-            struct launch_shape_rule rule = {function->threads_per_block, 0, false};
+            struct launch_shape_rule rule = {.threads_per_block = function->threads_per_block};
             expect_launched_in_shape(where, rule);
         }
     } else {
@@ -728,7 +728,7 @@ static bool launches_of_the_callers_blocks(const void *context, int calls, char 
                                            size_t why_size)
 {
     const struct image_contender *contender = context;
-    struct launch_shape_rule rule = {contender->threads_per_block, 0, false};
+    struct launch_shape_rule rule = {.threads_per_block = contender->threads_per_block};
     return launched_each_call_in_shape(calls, rule, why, why_size);
 }
 
