@@ -97,6 +97,12 @@ void crossing_call_end(struct crossing_call *call, void *result, size_t result_s
  * worker; a call that returns a value is not queued but runs when it is made. */
 void crossing_batch_begin(void);
 double crossing_batch_run(void);
+/* The kit's own measurement of the grader (GRADE_SPEED_TRACE): when, after the last request was
+ * sent, its first and its last kernel launch were told here (ms; false where it launched
+ * nothing). The launches' notes arrive as they return in the worker (wire.h): from the request
+ * to the first is the worker's waking and its first CUDA call; from the last to the answer, the
+ * wait for the device. */
+bool crossing_last_request_launch_times(double *first_ms, double *last_ms);
 /* The worker the calls queued since crossing_batch_begin go to (the speed measurement checks
  * that a contender's calls go where its phase says); -1 when none is queued. */
 int crossing_batch_target(void);

@@ -90,6 +90,9 @@ static struct {
     int result_counter_count;
     int result_counter_starts[MAX_RESULT_HASHES + 1]; /* each hash's first counter */
     struct host_block guarded[MAX_GUARDED_BLOCKS];
+    /* The last request's clock (crossing_last_request_launch_times). */
+    struct timespec request_sent, first_note, last_note;
+    int request_notes;
 } crossing;
 
 /* Every process of a grader (Criterion's runner, each test process) cannot be read or traced
@@ -168,6 +171,9 @@ static bool receive_answer(enum crossing_target target, struct connection *worke
         if (!wire_receive(worker->socket, (unsigned char *)&note + sizeof kind,
                           sizeof note - sizeof kind))
             return false;
+        clock_gettime(CLOCK_MONOTONIC, &crossing.last_note);
+        if (crossing.request_notes++ == 0)
+            crossing.first_note = crossing.last_note;
         if (target == CROSSING_STUDENT)
             note_launch(&note);
     }
@@ -517,6 +523,8 @@ static bool exchange(enum crossing_target target, struct connection *worker,
     release_worker(worker);
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
+    crossing.request_sent = start;
+    crossing.request_notes = 0;
     /* A worker that has ended takes nothing: the reply's reading says how it ended. */
     (void)(wire_send(worker->socket, &sent, sizeof sent) &&
            wire_send(worker->socket, calls, request->call_count * sizeof *calls));
@@ -793,6 +801,21 @@ double crossing_batch_run(void)
     run_calls(crossing.pending, crossing.pending_count, &reply, &elapsed_ms);
     crossing.pending_count = 0;
     return elapsed_ms;
+}
+
+static double milliseconds_since_request(const struct timespec *then)
+{
+    return (double)(then->tv_sec - crossing.request_sent.tv_sec) * 1e3 +
+           (double)(then->tv_nsec - crossing.request_sent.tv_nsec) / 1e6;
+}
+
+bool crossing_last_request_launch_times(double *first_ms, double *last_ms)
+{
+    if (crossing.request_notes == 0)
+        return false;
+    *first_ms = milliseconds_since_request(&crossing.first_note);
+    *last_ms = milliseconds_since_request(&crossing.last_note);
+    return true;
 }
 
 int crossing_batch_target(void)

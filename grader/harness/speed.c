@@ -262,9 +262,16 @@ static double step_ms[STEPS];
 static const char *const step_names[STEPS] = {"hold", "prepare", "clean", "queue", "request",
                                               "verify"};
 
+/* GRADE_SPEED_TRACE: a GPU run's request in parts, in ms from the request: when its first and
+ * its last launch were told (-1: it launched nothing, as the copy), its answer came, and its
+ * results were read (the run's time). */
+struct request_parts {
+    double first_launch, last_launch, answered, read;
+};
+
 static double timed_run(struct phase_memory *memory, const struct timed_contender *contender,
                         bool is_copy, int calls, uint64_t seed, bool *right,
-                        unsigned long long *shown)
+                        unsigned long long *shown, struct request_parts *parts)
 {
     const struct speed_workload *workload = memory->workload;
     double mark = now_ms();
@@ -306,6 +313,10 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         *right = read_results(memory, contender, &run, is_copy);
         elapsed = request_ms + (now_ms() - answered);
         step_ms[STEP_VERIFY] += now_ms() - answered;
+        if (parts) {
+            *parts = (struct request_parts){-1.0, -1.0, request_ms, elapsed};
+            (void)crossing_last_request_launch_times(&parts->first_launch, &parts->last_launch);
+        }
         char why[300];
         if (contender->student && !is_copy && contender->launches_are_right &&
             !contender->launches_are_right(contender->context, run.calls, why, sizeof why))
@@ -334,23 +345,44 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
 static void run_phase(struct phase_memory *memory, const struct timed_contender *const *members,
                       const bool *is_copy, const int *contender, uint64_t grading_seed, int input,
                       int first_run, int timed_runs, bool deciding, int *calls, double **samples,
-                      int *wrong, unsigned long long (*shown)[4])
+                      int *wrong, unsigned long long (*shown)[4], struct request_parts **parts)
 {
     for (int m = 0; m < memory->member_count; m++)
         for (int run = -1; run < timed_runs; run++) {
             uint64_t seed = run_seed(grading_seed, contender[m], input,
                                      run < 0 ? 0 : first_run + run + 1);
             bool right = true;
+            struct request_parts run_parts = {0};
             double ms = timed_run(memory, members[m], is_copy[m], calls[m], seed, &right,
-                                  shown[m]);
+                                  shown[m], parts ? &run_parts : NULL);
             if (!right)
                 wrong[m]++;
+            if (run >= 0 && parts)
+                parts[m][run] = run_parts;
             if (run >= 0)
                 samples[m][run] = ms;
             else if (deciding)
                 calls[m] = speed_calls_on_input(calls[m], members[m]->one_call_when_slow,
                                                 ms / calls[m]);
         }
+}
+
+/* The medians of runs' request parts, to end a trace line. */
+static void print_request_parts(const struct request_parts *parts, int runs)
+{
+    double *values = grading_malloc((size_t)runs * sizeof *values);
+    static const char *const names[] = {"first launch", "last launch", "answer", "read"};
+    printf(" | medians:");
+    for (int part = 0; part < 4; part++) {
+        for (int r = 0; r < runs; r++)
+            values[r] = part == 0 ? parts[r].first_launch
+                        : part == 1 ? parts[r].last_launch
+                        : part == 2 ? parts[r].answered
+                                    : parts[r].read;
+        printf(" %s %.4f", names[part], median_of(values, (size_t)runs));
+    }
+    printf("\n");
+    free(values);
 }
 
 int speed_default_calls(uint64_t call_bytes)
@@ -450,6 +482,10 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
     for (int i = 0; i < workload->input_count; i++)
         for (int c = 0; c < total; c++)
             calls[i][c] = calls_of(workload, all[c]);
+    const bool tracing = getenv("GRADE_SPEED_TRACE") != NULL;
+    struct request_parts *traced[MAX_TIMED_CONTENDERS + 1] = {0};
+    for (int c = 0; tracing && c < total; c++)
+        traced[c] = grading_malloc((size_t)workload->input_count * timed_runs * sizeof *traced[c]);
     int wrong[MAX_TIMED_INPUTS][MAX_TIMED_CONTENDERS + 1];
     memset(wrong, 0, sizeof wrong);
     struct l2_cleaner cleaner = l2_cleaner_create();
@@ -487,16 +523,21 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
                                      sizeof results->input_names[i], &source);
             memory.source = &source;
             double *member_samples[MAX_TIMED_CONTENDERS + 1];
+            struct request_parts *member_parts[MAX_TIMED_CONTENDERS + 1];
             int member_wrong[MAX_TIMED_CONTENDERS + 1] = {0};
-            for (int m = 0; m < memory.member_count; m++)
+            for (int m = 0; m < memory.member_count; m++) {
                 member_samples[m] = samples[member_index[m]] + (size_t)i * timed_runs + first_run;
+                member_parts[m] = tracing ? traced[member_index[m]] + (size_t)i * timed_runs +
+                                                first_run
+                                          : NULL;
+            }
             unsigned long long shown[MAX_TIMED_CONTENDERS + 1][4];
             int member_calls[MAX_TIMED_CONTENDERS + 1];
             for (int m = 0; m < memory.member_count; m++)
                 member_calls[m] = calls[i][member_index[m]];
             run_phase(&memory, members, member_is_copy, member_index, options.seed, i, first_run,
                       runs, phase == TRUSTED_BEFORE, member_calls, member_samples, member_wrong,
-                      shown);
+                      shown, tracing ? member_parts : NULL);
             for (int m = 0; m < memory.member_count; m++) {
                 calls[i][member_index[m]] = member_calls[m];
                 wrong[i][member_index[m]] += member_wrong[m];
@@ -516,22 +557,24 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
     l2_cleaner_destroy(&cleaner);
     CUDA_CHECK(cudaFree(memory.d_results));
 
-    /* GRADE_SPEED_TRACE=1 (the kit's own measurements of the grader): every run's time. */
-    if (getenv("GRADE_SPEED_TRACE")) {
+    /* GRADE_SPEED_TRACE=1 (the kit's own measurements of the grader): every run's time, and the
+     * medians of its request's parts (struct request_parts). */
+    if (tracing) {
         printf("trace: steps (ms, all runs):");
         for (int step = 0; step < STEPS; step++)
             printf(" %s %.1f", step_names[step], step_ms[step]);
         printf("\n");
-    }
-    if (getenv("GRADE_SPEED_TRACE"))
         for (int i = 0; i < workload->input_count; i++)
             for (int c = 0; c < total; c++) {
                 printf("trace: %s | %s | calls %d |", results->input_names[i], all[c]->label,
                        calls[i][c]);
                 for (int r = 0; r < timed_runs; r++)
                     printf(" %.4f", samples[c][(size_t)i * timed_runs + r]);
-                printf("\n");
+                print_request_parts(traced[c] + (size_t)i * timed_runs, timed_runs);
             }
+        for (int c = 0; c < total; c++)
+            free(traced[c]);
+    }
     for (int i = 0; i < workload->input_count; i++) {
         double copy_ms = 0.0;
         if (workload->elements) {
