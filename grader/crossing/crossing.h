@@ -127,6 +127,11 @@ struct crossing_launch {
  * *total gets how many it made. */
 #define CROSSING_KEPT_LAUNCHES 4096
 int crossing_last_launches(const struct crossing_launch **launches, int *total);
+/* The shapes (grid and block, no kernel) of the launches past the kept ones, each once: a
+ * launch rule reads every launch, however many. False when there were more than
+ * CROSSING_UNKEPT_SHAPES shapes, which no rule can then take for kept. */
+#define CROSSING_UNKEPT_SHAPES 64
+bool crossing_unkept_launch_shapes(const struct crossing_launch **shapes, int *count);
 
 /* The technique check's experiment: the student's worker launches none of these kernels (the
  * driver's names) until this is called again (count 0: launch everything). */

@@ -81,6 +81,9 @@ static struct {
     bool kernel_not_noted; /* a launch's kernel found the list full */
     struct crossing_launch launches[CROSSING_KEPT_LAUNCHES];
     int launch_count, launch_total;
+    struct crossing_launch unkept_shapes[CROSSING_UNKEPT_SHAPES];
+    int unkept_shape_count;
+    bool unkept_shapes_overflowed;
     char skipped[WIRE_MAX_SKIPPED][WIRE_KERNEL_NAME_SIZE];
     int skipped_count;
     bool recording_results;
@@ -371,11 +374,23 @@ static void note_launch(struct wire_launch_note *note)
         name = crossing.kernels[crossing.kernel_count++] = strdup(note->kernel);
     else if (!name && note->kernel[0])
         crossing.kernel_not_noted = true;
-    if (crossing.launch_count < CROSSING_KEPT_LAUNCHES)
-        crossing.launches[crossing.launch_count++] = (struct crossing_launch){
-            name, {note->grid[0], note->grid[1], note->grid[2]},
-            {note->block[0], note->block[1], note->block[2]}};
+    struct crossing_launch launch = {name, {note->grid[0], note->grid[1], note->grid[2]},
+                                     {note->block[0], note->block[1], note->block[2]}};
     crossing.launch_total++;
+    if (crossing.launch_count < CROSSING_KEPT_LAUNCHES) {
+        crossing.launches[crossing.launch_count++] = launch;
+        return;
+    }
+    for (int s = 0; s < crossing.unkept_shape_count; s++)
+        if (memcmp(crossing.unkept_shapes[s].grid, launch.grid, sizeof launch.grid) == 0 &&
+            memcmp(crossing.unkept_shapes[s].block, launch.block, sizeof launch.block) == 0)
+            return;
+    if (crossing.unkept_shape_count < CROSSING_UNKEPT_SHAPES)
+        crossing.unkept_shapes[crossing.unkept_shape_count++] = (struct crossing_launch){
+            NULL, {launch.grid[0], launch.grid[1], launch.grid[2]},
+            {launch.block[0], launch.block[1], launch.block[2]}};
+    else
+        crossing.unkept_shapes_overflowed = true;
 }
 
 /* Waits until this process's own device work is done: the worker must find the memory as this
@@ -516,8 +531,10 @@ static bool exchange(enum crossing_target target, struct connection *worker,
     }
     struct wire_request sent = *request;
     sent.traceable = may_be_traceable(target);
-    if (target == CROSSING_STUDENT && request->call_count > 0)
-        crossing.launch_count = crossing.launch_total = 0; /* this request's are told anew */
+    if (target == CROSSING_STUDENT && request->call_count > 0) { /* this request's told anew */
+        crossing.launch_count = crossing.launch_total = crossing.unkept_shape_count = 0;
+        crossing.unkept_shapes_overflowed = false;
+    }
     worker->traceable = sent.traceable;
     kill(worker->pid, SIGCONT);
     release_worker(worker);
@@ -873,6 +890,13 @@ int crossing_last_launches(const struct crossing_launch **launches, int *total)
     *launches = crossing.launches;
     *total = crossing.launch_total;
     return crossing.launch_count;
+}
+
+bool crossing_unkept_launch_shapes(const struct crossing_launch **shapes, int *count)
+{
+    *shapes = crossing.unkept_shapes;
+    *count = crossing.unkept_shape_count;
+    return !crossing.unkept_shapes_overflowed;
 }
 
 bool crossing_every_kernel_noted(void)

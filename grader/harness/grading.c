@@ -127,16 +127,20 @@ static bool launched_in_shape(const struct crossing_launch *launch, struct launc
 
 /* Whether the last request's launches keep the rule for `calls` calls. A launch of another
  * shape beside those in shape (a cheaper kernel doing the work) breaks it as much as one in
- * their place. */
+ * their place, after the kept launches too (their shapes are kept). */
 static bool launches_keep(int calls, struct launch_shape_rule rule, int *in_shape, int *total)
 {
-    const struct crossing_launch *launches = NULL;
-    int kept = crossing_last_launches(&launches, total);
+    const struct crossing_launch *launches = NULL, *unkept = NULL;
+    int kept = crossing_last_launches(&launches, total), unkept_count = 0;
     *in_shape = 0;
     for (int l = 0; l < kept; l++)
         *in_shape += launched_in_shape(&launches[l], rule);
-    /* Launches past the kept ones are counted, not seen: each kept one must be in the shape. */
-    return *in_shape == kept && (rule.one_each ? *total == calls : *total >= calls);
+    bool unkept_in_shape = crossing_unkept_launch_shapes(&unkept, &unkept_count);
+    for (int s = 0; s < unkept_count; s++)
+        unkept_in_shape = unkept_in_shape && launched_in_shape(&unkept[s], rule);
+    if (unkept_in_shape)
+        *in_shape += *total - kept;
+    return *in_shape == *total && (rule.one_each ? *total == calls : *total >= calls);
 }
 
 static void describe_rule(struct launch_shape_rule rule, char *text, size_t size)
@@ -175,12 +179,14 @@ bool expect_launched_in_shape(const char *where, struct launch_shape_rule rule)
         return true;
     const struct crossing_launch *launches = NULL;
     int kept = crossing_last_launches(&launches, &total);
-    char seen[600] = "";
+    char seen[800] = "";
     size_t used = 0;
     int shown = 0;
-    for (; shown < kept && used < sizeof seen - 80; shown++)
-        used += (size_t)snprintf(seen + used, sizeof seen - used, "%s(%u,%u,%u) x (%u,%u,%u)",
-                                 shown ? ", " : "", launches[shown].grid[0],
+    for (; shown < kept && used < sizeof seen - 140; shown++)
+        used += (size_t)snprintf(seen + used, sizeof seen - used, "%s%.60s(%u,%u,%u) x (%u,%u,%u)",
+                                 shown ? ", " : "",
+                                 launches[shown].kernel ? launches[shown].kernel : "",
+                                 launches[shown].grid[0],
                                  launches[shown].grid[1], launches[shown].grid[2],
                                  launches[shown].block[0], launches[shown].block[1],
                                  launches[shown].block[2]);

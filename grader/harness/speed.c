@@ -404,25 +404,34 @@ void print_timing_method(const struct speed_workload *workload,
                          const struct timed_contender *contenders, int count)
 {
     struct gpu_facts gpu = gpu_facts();
+    /* The student's calls a run (the first student's function shown), and each other GPU
+     * contender's where they differ: a run's fixed cost weighs on a call as 1 / its calls. */
     int calls = workload->default_calls;
-    const char *slow_baseline = NULL;
-    for (int c = 0; c < count; c++) {
+    for (int c = count - 1; c >= 0; c--)
         if (contenders[c].student && !contenders[c].on_host)
             calls = calls_of(workload, &contenders[c]);
+    char others[400] = "";
+    size_t used = 0;
+    for (int c = 0; c < count && used < sizeof others - 120; c++) {
+        if (contenders[c].on_host || contenders[c].student)
+            continue;
+        int its = calls_of(workload, &contenders[c]);
+        if (its == calls && !contenders[c].one_call_when_slow)
+            continue;
+        used += (size_t)snprintf(others + used, sizeof others - used, "%s%s: %d", used ? "; " : "",
+                                 contenders[c].label, its);
         if (contenders[c].one_call_when_slow)
-            slow_baseline = contenders[c].label;
+            used += (size_t)snprintf(others + used, sizeof others - used, ", or one where its "
+                                     "call takes %.0f ms or more", SPEED_SLOW_CALL_MS);
     }
-    char exception[160] = "";
-    if (slow_baseline)
-        snprintf(exception, sizeof exception, " (%s: one call a run on an input where its call "
-                 "takes %.0f ms or more)", slow_baseline, SPEED_SLOW_CALL_MS);
     printf("  on %s (compute capability %d.%d, %d multiprocessors, %d MB of L2 cache); each time "
-           "the median of %d timed runs after a warm-up; a run is %d call%s%s, each on an input "
-           "of its own made fresh on the GPU for that run, timed from the request to the moment "
-           "the grader has read back every result right; your functions are timed alone, "
+           "the median of %d timed runs after a warm-up; a run is %d call%s%s%s%s, each on an "
+           "input of its own made fresh on the GPU for that run, timed from the request to the "
+           "moment the grader has read back every result right; your functions are timed alone, "
            "between two phases of the references and the copy\n",
            gpu.name, gpu.major, gpu.minor, gpu.multiprocessors, gpu.l2_cache_bytes >> 20,
-           timed_runs_of(workload), calls, calls == 1 ? "" : "s", exception);
+           timed_runs_of(workload), calls, calls == 1 ? "" : "s", used ? " (" : "", others,
+           used ? ")" : "");
 }
 
 void time_contenders(const struct speed_workload *workload, const struct timed_contender *contenders,

@@ -65,7 +65,8 @@ void lab6_histogram_contiguous(const char *d_text, uint64_t length,
     // blocks for its threads' stretches to cover the whole text, the last block's too, when
     // length is not a multiple of a block's share; then check the launch for errors. The
     // grid's arithmetic must not overflow for texts past 4 GiB. The grader checks the
-    // histogram as for TODO 1: a text whose end is never counted fails as "tail-missing".
+    // histogram as for TODO 1: a text whose end is never counted fails as "tail-missing"; and
+    // that each call made this one launch, of that grid (or one block more), and no other.
     (void)d_text;
     (void)chars_per_thread;
 }
@@ -100,7 +101,7 @@ void lab6_histogram_interleaved(const char *d_text, uint64_t length,
         return;
     // TODO 4: launch the kernel above with exactly `blocks` blocks of threads_per_block
     // threads (the caller chooses the grid; the kernel adapts to it), then check the launch
-    // for errors.
+    // for errors. The grader checks that each call made this one launch, and no other.
     (void)d_text;
     (void)blocks;
 }
@@ -135,7 +136,8 @@ void lab6_histogram_sections(const char *d_text, uint64_t length,
     if (length == 0)
         return;
     // TODO 6: launch the kernel above with exactly `blocks` blocks of threads_per_block
-    // threads, then check the launch for errors.
+    // threads, then check the launch for errors. The grader checks that each call made this
+    // one launch, and no other.
     (void)d_text;
     (void)blocks;
 }

@@ -95,7 +95,8 @@ void lab6_histogram_contiguous(const char *d_text, uint64_t length,
     // blocks for its threads' stretches to cover the whole text, the last block's too, when
     // length is not a multiple of a block's share; then check the launch for errors. The
     // grid's arithmetic must not overflow for texts past 4 GiB. The grader checks the
-    // histogram as for TODO 1: a text whose end is never counted fails as "tail-missing".
+    // histogram as for TODO 1: a text whose end is never counted fails as "tail-missing"; and
+    // that each call made this one launch, of that grid (or one block more), and no other.
     // BEGIN SOLUTION
     uint64_t chars_per_block = (uint64_t)threads_per_block * chars_per_thread;
     uint64_t blocks = (length + chars_per_block - 1) / chars_per_block;
@@ -145,7 +146,7 @@ void lab6_histogram_interleaved(const char *d_text, uint64_t length,
         return;
     // TODO 4: launch the kernel above with exactly `blocks` blocks of threads_per_block
     // threads (the caller chooses the grid; the kernel adapts to it), then check the launch
-    // for errors.
+    // for errors. The grader checks that each call made this one launch, and no other.
     // BEGIN SOLUTION
     histogram_interleaved_kernel<<<blocks, threads_per_block>>>(d_text, length, d_histogram);
     CUDA_CHECK_LAUNCH();
@@ -192,7 +193,8 @@ void lab6_histogram_sections(const char *d_text, uint64_t length,
     if (length == 0)
         return;
     // TODO 6: launch the kernel above with exactly `blocks` blocks of threads_per_block
-    // threads, then check the launch for errors.
+    // threads, then check the launch for errors. The grader checks that each call made this
+    // one launch, and no other.
     // BEGIN SOLUTION
     histogram_sections_kernel<<<blocks, threads_per_block>>>(d_text, length, d_histogram);
     CUDA_CHECK_LAUNCH();
