@@ -853,7 +853,7 @@ done:
 const struct sass_order_rule BARRIER_AFTER_ZEROING = {
     .from = "STS(\\..*)?",
     .to = "ATOMS(\\..*)?",
-    .through = "BAR(\\..*)?|WARPSYNC(\\..*)?",
+    .through = "BAR(\\..*)?",
     .through_name = "barrier (BAR, __syncthreads())",
     .name = "no-barrier-after-zeroing",
     .meaning = "a kernel can add to shared memory with an atomic after writing it (zeroing the "

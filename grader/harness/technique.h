@@ -75,10 +75,10 @@ struct sass_order_rule {
 /* Shared memory written (the bins zeroed) and then added to with an atomic (counted into) with no
  * barrier between, on some path: a race that no run shows reliably, since the warp that zeroes
  * does so long before the others' first input arrives from memory, and that compute-sanitizer's
- * racecheck does not report (it does not weigh a plain store against an atomic). A WARPSYNC
- * counts as a barrier, but __syncwarp() with every lane in its mask compiles to a NOP (ptxas,
- * sm_75 to sm_120), which looks like no barrier: the handout asks for __syncthreads(), per-warp
- * bins too. */
+ * racecheck does not report (it does not weigh a plain store against an atomic). Only a BAR
+ * counts: __syncwarp() with every lane in its mask compiles to a NOP on some architectures
+ * (ptxas, sm_75) and to a WARPSYNC on others (sm_90), and a verdict must not depend on the GPU;
+ * the handout asks for __syncthreads(), per-warp bins too. */
 extern const struct sass_order_rule BARRIER_AFTER_ZEROING;
 
 /* Runs run_every_function, then fails the test with the rule's meaning, the kernel and the two

@@ -257,12 +257,25 @@ Test(machine_code_order, an_unconditional_branch_does_not_fall_through)
                          "        /*0000*/  STS [R4], RZ ;\n"
                          "        /*0010*/  BRA 0x30 ;\n"
                          "        /*0020*/  ATOMS.ADD RZ, [R2], R3 ;\n"
-                         "        /*0030*/  WARPSYNC 0xffffffff ;\n"
+                         "        /*0030*/  BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
                          "        /*0040*/  ATOMS.ADD RZ, [R2], R3 ;\n"
                          "        /*0050*/  EXIT ;\n";
     char where[1024];
     cr_expect_not(sass_order_broken(jumped, &BARRIER_AFTER_ZEROING, where, sizeof where), "%s",
                   where);
+}
+
+/* __syncwarp() is a WARPSYNC on sm_90 and a NOP on sm_75: neither is the barrier the handout
+ * asks for, so that the verdict is the same on every GPU. */
+Test(machine_code_order, a_warp_sync_is_not_the_barrier)
+{
+    const char *warp_synced = "\t\tFunction : k\n"
+                              "        /*0000*/  STS [R4], RZ ;\n"
+                              "        /*0010*/  WARPSYNC 0xffffffff ;\n"
+                              "        /*0020*/  ATOMS.ADD RZ, [R2], R3 ;\n"
+                              "        /*0030*/  EXIT ;\n";
+    char where[1024];
+    cr_expect(sass_order_broken(warp_synced, &BARRIER_AFTER_ZEROING, where, sizeof where));
 }
 
 Test(machine_code_order, a_kernel_with_a_call_is_not_judged)
