@@ -385,10 +385,9 @@ static void note_launch(struct wire_launch_note *note)
         if (memcmp(crossing.unkept_shapes[s].grid, launch.grid, sizeof launch.grid) == 0 &&
             memcmp(crossing.unkept_shapes[s].block, launch.block, sizeof launch.block) == 0)
             return;
+    launch.kernel = NULL; /* a shape: its kernels are not kept */
     if (crossing.unkept_shape_count < CROSSING_UNKEPT_SHAPES)
-        crossing.unkept_shapes[crossing.unkept_shape_count++] = (struct crossing_launch){
-            NULL, {launch.grid[0], launch.grid[1], launch.grid[2]},
-            {launch.block[0], launch.block[1], launch.block[2]}};
+        crossing.unkept_shapes[crossing.unkept_shape_count++] = launch;
     else
         crossing.unkept_shapes_overflowed = true;
 }
