@@ -724,6 +724,37 @@ def part_docs():
     part_docs_skeletons()
     part_docs_hints()
     part_docs_answers()
+    part_docs_exploits()
+
+
+def exploits_not_in_the_table(root):
+    """The exploits of root/grader/exploits/ whose name no row of its README's table gives (`name`
+    in a line that starts with |), as lab/name."""
+    with open(os.path.join(root, "grader/exploits/README.md"), encoding="utf-8") as readme:
+        named = set(re.findall(r"`([^`]+)`", "".join(line for line in readme if line.startswith("|"))))
+    paths = glob.glob(os.path.join(root, "grader/exploits/*/*.cu")) + \
+        glob.glob(os.path.join(root, "grader/exploits/*/*.patch"))
+    return sorted(f"{os.path.basename(os.path.dirname(path))}/{os.path.splitext(os.path.basename(path))[0]}"
+                  for path in paths if os.path.splitext(os.path.basename(path))[0] not in named)
+
+
+def part_docs_exploits():
+    """grader/exploits/README.md's table lists every exploit: an instructor reads there what the
+    grader is defended against; a file added without its row fails here."""
+    missing = exploits_not_in_the_table(ROOT)
+    tally.check("every exploit has its row in grader/exploits/README.md", "fail" if missing else "pass",
+                f"not there: {', '.join(missing[:5])}" if missing else "")
+    # The check itself: a tree with one exploit named in the table and one not.
+    tree = os.path.join(WORK, "exploits-table-tree")
+    shutil.rmtree(tree, ignore_errors=True)
+    os.makedirs(os.path.join(tree, "grader/exploits/lab1-x"))
+    with open(os.path.join(tree, "grader/exploits/README.md"), "w") as readme:
+        readme.write("The `unlisted` one is named in prose only.\n| 1 | `listed` | a trick | failed |\n")
+    for name in ("listed.cu", "unlisted.patch"):
+        open(os.path.join(tree, "grader/exploits/lab1-x", name), "w").close()
+    found = exploits_not_in_the_table(tree)
+    tally.check("exploits' table check: a file without its row is caught", "pass" if found == ["lab1-x/unlisted"] else "fail",
+                f"found {found}")
 
 
 def part_docs_manifest():
