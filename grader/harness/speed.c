@@ -353,7 +353,11 @@ static void run_phase(struct phase_memory *memory, const struct timed_contender 
                                      run < 0 ? 0 : first_run + run + 1);
             bool right = true;
             struct request_parts run_parts = {0};
-            double ms = timed_run(memory, members[m], is_copy[m], calls[m], seed, &right,
+            /* A warm-up that decides is one call: a slow baseline's declared calls would cost
+             * its slow inputs' time several times over, for nothing. */
+            bool decides = run < 0 && deciding && members[m]->one_call_when_slow;
+            int run_calls = decides ? 1 : calls[m];
+            double ms = timed_run(memory, members[m], is_copy[m], run_calls, seed, &right,
                                   shown[m], parts ? &run_parts : NULL);
             if (!right)
                 wrong[m]++;
@@ -361,9 +365,8 @@ static void run_phase(struct phase_memory *memory, const struct timed_contender 
                 parts[m][run] = run_parts;
             if (run >= 0)
                 samples[m][run] = ms;
-            else if (deciding)
-                calls[m] = speed_calls_on_input(calls[m], members[m]->one_call_when_slow,
-                                                ms / calls[m]);
+            else if (decides)
+                calls[m] = speed_calls_on_input(calls[m], true, ms);
         }
 }
 
