@@ -643,67 +643,78 @@ def section_table(listing):
     return table
 
 
+def host_functions(disassembly):
+    """The host code of objdump -d -r -w, function by function: [(FUNCTION, [instruction])], each
+    instruction a dict: text (mnemonic and operands, objdump's comment dropped, spaces single),
+    mnemonic, operands (up to a tab or a comment), relocations (the symbols its relocations name,
+    on its line or on the lines after it, offsets dropped) and shown (the <symbol+offset> objdump
+    writes after a jump's address, or ''). Code under a section's header and no function's is
+    under FUNCTION ''. The one reading of the disassembly that code_references and
+    control_transfers share."""
+    import re
+    functions = [("", [])]
+
+    def relocated(line):
+        return [re.sub(r"[-+]0x[0-9a-f]+$", "", found.group().split("\t", 1)[1])
+                for found in re.finditer(r"R_X86_64_[A-Z0-9_]+\t[^\t ]+", line)]
+
+    for line in lines_of(disassembly):
+        if re.fullmatch(r"[0-9a-f]+ <.*>:", line):
+            fields = words(line)
+            name = re.sub(r">:$", "", re.sub(r"^<", "", fields[1] if len(fields) > 1 else ""))
+            functions.append((name, []))
+        elif line.startswith("Disassembly of section "):
+            functions.append(("", []))
+        elif re.match(r"\t+[0-9a-f]+: R_X86_64_", line):
+            if functions[-1][1]:
+                functions[-1][1][-1]["relocations"] += relocated(line)
+        else:
+            prefix = re.match(r" *[0-9a-f]+:\t", line)
+            if not prefix:
+                continue
+            rest = line[prefix.end():]
+            text = re.sub(r" +", " ", re.sub(r" *#.*", "", rest.split("\t", 1)[0], count=1)).rstrip(" ")
+            parts = re.match(r"(\S+)\s*([^\t#]*)", rest)
+            shown = re.search(r"<([^>]*)>", parts.group(2)) if parts else None
+            functions[-1][1].append({"text": text, "mnemonic": parts.group(1) if parts else "",
+                                     "operands": parts.group(2).strip() if parts else "",
+                                     "relocations": relocated(rest), "shown": shown.group(1) if shown else ""})
+    return functions
+
+
 def code_references(disassembly):
     """What the host code refers to, function by function: "ref SYMBOL FUNCTION SHAPE", SHAPE
     "stub" for nvcc's host copy of a __device__ function, never called: [endbr64] sub $N,%rsp;
     movl $0x1,X(%rsp); mov X(%rsp),%edi; call exit; padding. And "syscall FUNCTION INSN"."""
     import re
     out = []
-    state = {"fn": "", "insn": [], "target": []}
+    for fn, instructions in host_functions(disassembly):
+        insn = [i["text"] for i in instructions]
+        target = [" ".join(i["relocations"]) for i in instructions]
+        out += [f"syscall {fn} {line}" for line in insn
+                if re.match(r"(syscall|sysenter|int \$0x80)($| )", line)]
+        if fn == "":
+            continue
 
-    def at(items, k):
-        return items[k - 1] if 1 <= k <= len(items) else ""
+        def at(items, k):
+            return items[k - 1] if 1 <= k <= len(items) else ""
 
-    def finish():
-        fn, insn, target = state["fn"], state["insn"], state["target"]
-        if fn != "":
-            k, shape = 1, "code"
-            if at(insn, k) == "endbr64":
-                k += 1
-            if (re.fullmatch(r"sub \$0x[0-9a-f]+,%rsp", at(insn, k))
-                    and re.fullmatch(r"movl \$0x1,(0x[0-9a-f]+)?\(%rsp\)", at(insn, k + 1))):
-                x = at(insn, k + 1)[len("movl $0x1,"):]
-                if at(insn, k + 2) == "mov " + x + ",%edi" and at(insn, k + 3).startswith("call ") \
-                        and at(target, k + 3) == "exit":
-                    shape = "stub"
-                    if any(not re.search(r"nop|^xchg %ax,%ax$|^int3$", insn[i - 1]) for i in range(k + 4, len(insn) + 1)):
-                        shape = "code"
-                    if any(i != k + 3 and target[i - 1] != "" for i in range(1, len(insn) + 1)):
-                        shape = "code"
-            for refs in target:
-                for name in refs.split():
-                    out.append(f"ref {name} {fn} {shape}")
-        state.update(fn="", insn=[], target=[])
-
-    def references(line):
-        refs = []
-        for found in re.finditer(r"R_X86_64_[A-Z0-9_]+\t[^\t ]+", line):
-            refs.append(re.sub(r"[-+]0x[0-9a-f]+$", "", found.group().split("\t", 1)[1]))
-        return " ".join(refs)
-
-    for line in lines_of(disassembly):
-        if re.fullmatch(r"[0-9a-f]+ <.*>:", line):
-            finish()
-            fields = words(line)
-            state["fn"] = re.sub(r">:$", "", re.sub(r"^<", "", fields[1] if len(fields) > 1 else ""))
-        elif line.startswith("Disassembly of section "):
-            finish()
-        elif re.match(r"\t+[0-9a-f]+: R_X86_64_", line):
-            if state["insn"]:
-                state["target"][-1] += " " + references(line)
-        else:
-            prefix = re.match(r" *[0-9a-f]+:\t", line)
-            if prefix:
-                line = line[prefix.end():]
-                state["target"].append(references(line))
-                line = line.split("\t", 1)[0]
-                line = re.sub(r" *#.*", "", line, count=1)
-                line = re.sub(r" +", " ", line)
-                line = line[:-1] if line.endswith(" ") else line
-                state["insn"].append(line)
-                if re.match(r"(syscall|sysenter|int \$0x80)($| )", line):
-                    out.append(f"syscall {state['fn']} {line}")
-    finish()
+        k, shape = 1, "code"
+        if at(insn, k) == "endbr64":
+            k += 1
+        if (re.fullmatch(r"sub \$0x[0-9a-f]+,%rsp", at(insn, k))
+                and re.fullmatch(r"movl \$0x1,(0x[0-9a-f]+)?\(%rsp\)", at(insn, k + 1))):
+            x = at(insn, k + 1)[len("movl $0x1,"):]
+            if at(insn, k + 2) == "mov " + x + ",%edi" and at(insn, k + 3).startswith("call ") \
+                    and at(target, k + 3) == "exit":
+                shape = "stub"
+                if any(not re.search(r"nop|^xchg %ax,%ax$|^int3$", insn[i - 1]) for i in range(k + 4, len(insn) + 1)):
+                    shape = "code"
+                if any(i != k + 3 and target[i - 1] != "" for i in range(1, len(insn) + 1)):
+                    shape = "code"
+        for refs in target:
+            for name in refs.split():
+                out.append(f"ref {name} {fn} {shape}")
     return out
 
 
@@ -722,22 +733,15 @@ def control_transfers(disassembly):
     symbol its relocation names, else the <symbol+offset> objdump shows, else ''; an indirect
     one's instruction has its '*'."""
     import re
-    functions, current = {}, None
-    for line in lines_of(disassembly):
-        header = re.fullmatch(r"[0-9a-f]+ <(.*)>:", line)
-        if header:
-            current = functions.setdefault(header.group(1), [])
+    functions = {}
+    for fn, instructions in host_functions(disassembly):
+        if fn == "":
             continue
-        if line.startswith("Disassembly of section "):
-            current = None
-            continue
-        found = re.match(r" *[0-9a-f]+:\t(\S+)\s*([^\t#]*)", line)
-        if current is None or not found or not re.fullmatch(r"(call|jmp|j[a-z]+)q?", found.group(1)):
-            continue
-        relocation = re.search(r"R_X86_64_[A-Z0-9_]+\t([^\t ]+?)([-+]0x[0-9a-f]+)?$", line)
-        shown = re.search(r"<([^>]*)>", found.group(2))
-        target = relocation.group(1) if relocation else shown.group(1) if shown else ""
-        current.append((found.group(1) + " " + found.group(2).strip(), target))
+        transfers = functions.setdefault(fn, [])
+        for i in instructions:
+            if re.fullmatch(r"(call|jmp|j[a-z]+)q?", i["mnemonic"]):
+                transfers.append((i["mnemonic"] + " " + i["operands"],
+                                  i["relocations"][0] if i["relocations"] else i["shown"]))
     return functions
 
 
