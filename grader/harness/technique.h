@@ -76,9 +76,11 @@ struct sass_order_rule {
  * barrier between, on some path: a race that no run shows reliably, since the warp that zeroes
  * does so long before the others' first input arrives from memory, and that compute-sanitizer's
  * racecheck does not report (it does not weigh a plain store against an atomic). Only a BAR
- * counts: __syncwarp() with every lane in its mask compiles to a NOP on some architectures
- * (ptxas, sm_75) and to a WARPSYNC on others (sm_90), and a verdict must not depend on the GPU;
- * the handout asks for __syncthreads(), per-warp bins too. */
+ * counts: a WARPSYNC waits for one warp's lanes, not for the block's other warps. (__syncwarp()
+ * after lab 9's zeroing left no instruction between the store and the atomic, for sm_75 and
+ * sm_90 alike; sm_75's __syncthreads() is a WARPSYNC, then a BAR:
+ * docs/results/cpu-syncwarp-sass-66819f0-2026-11-28.log.) The handout asks for __syncthreads(),
+ * per-warp bins too. */
 extern const struct sass_order_rule BARRIER_AFTER_ZEROING;
 
 /* Runs run_every_function, then fails the test with the rule's meaning, the kernel and the two

@@ -265,8 +265,8 @@ Test(machine_code_order, an_unconditional_branch_does_not_fall_through)
                   where);
 }
 
-/* __syncwarp() is a WARPSYNC on sm_90 and a NOP on sm_75: neither is the barrier the handout
- * asks for, so that the verdict is the same on every GPU. */
+/* A WARPSYNC waits for one warp's lanes: it is not the barrier the handout asks for, whatever
+ * the GPU. */
 Test(machine_code_order, a_warp_sync_is_not_the_barrier)
 {
     const char *warp_synced = "\t\tFunction : k\n"
