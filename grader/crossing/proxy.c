@@ -512,6 +512,11 @@ static void release_worker(struct connection *worker)
     worker->held = false;
 }
 
+static double milliseconds_between(const struct timespec *start, const struct timespec *end)
+{
+    return (double)(end->tv_sec - start->tv_sec) * 1e3 + (double)(end->tv_nsec - start->tv_nsec) / 1e6;
+}
+
 /* One request and its answer, timed by this process's clock; false when the worker has ended.
  * The worker runs only from this request to its answer (stop_worker says why). */
 static bool exchange(enum crossing_target target, struct connection *worker,
@@ -549,8 +554,7 @@ static bool exchange(enum crossing_target target, struct connection *worker,
     if (answered)
         stop_worker(worker);
     if (elapsed_ms)
-        *elapsed_ms = (double)(end.tv_sec - start.tv_sec) * 1e3 +
-                      (double)(end.tv_nsec - start.tv_nsec) / 1e6;
+        *elapsed_ms = milliseconds_between(&start, &end);
     return answered;
 }
 
@@ -819,18 +823,12 @@ double crossing_batch_run(void)
     return elapsed_ms;
 }
 
-static double milliseconds_since_request(const struct timespec *then)
-{
-    return (double)(then->tv_sec - crossing.request_sent.tv_sec) * 1e3 +
-           (double)(then->tv_nsec - crossing.request_sent.tv_nsec) / 1e6;
-}
-
 bool crossing_last_request_launch_times(double *first_ms, double *last_ms)
 {
     if (crossing.request_notes == 0)
         return false;
-    *first_ms = milliseconds_since_request(&crossing.first_note);
-    *last_ms = milliseconds_since_request(&crossing.last_note);
+    *first_ms = milliseconds_between(&crossing.request_sent, &crossing.first_note);
+    *last_ms = milliseconds_between(&crossing.request_sent, &crossing.last_note);
     return true;
 }
 

@@ -265,8 +265,11 @@ static const char *const step_names[STEPS] = {"hold", "prepare", "clean", "queue
 /* GRADE_SPEED_TRACE: a GPU run's request in parts, in ms from the request: when its first and
  * its last launch were told (-1: it launched nothing, as the copy), its answer came, and its
  * results were read (the run's time). */
+enum request_part { FIRST_LAUNCH, LAST_LAUNCH, ANSWERED, READ, REQUEST_PARTS };
+static const char *const request_part_names[REQUEST_PARTS] = {"first launch", "last launch",
+                                                              "answer", "read"};
 struct request_parts {
-    double first_launch, last_launch, answered, read;
+    double ms[REQUEST_PARTS];
 };
 
 static double timed_run(struct phase_memory *memory, const struct timed_contender *contender,
@@ -314,8 +317,9 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         elapsed = request_ms + (now_ms() - answered);
         step_ms[STEP_VERIFY] += now_ms() - answered;
         if (parts) {
-            *parts = (struct request_parts){-1.0, -1.0, request_ms, elapsed};
-            (void)crossing_last_request_launch_times(&parts->first_launch, &parts->last_launch);
+            *parts = (struct request_parts){{-1.0, -1.0, request_ms, elapsed}};
+            (void)crossing_last_request_launch_times(&parts->ms[FIRST_LAUNCH],
+                                                     &parts->ms[LAST_LAUNCH]);
         }
         char why[300];
         if (contender->student && !is_copy && contender->launches_are_right &&
@@ -374,15 +378,11 @@ static void run_phase(struct phase_memory *memory, const struct timed_contender 
 static void print_request_parts(const struct request_parts *parts, int runs)
 {
     double *values = grading_malloc((size_t)runs * sizeof *values);
-    static const char *const names[] = {"first launch", "last launch", "answer", "read"};
     printf(" | medians:");
-    for (int part = 0; part < 4; part++) {
+    for (int part = 0; part < REQUEST_PARTS; part++) {
         for (int r = 0; r < runs; r++)
-            values[r] = part == 0 ? parts[r].first_launch
-                        : part == 1 ? parts[r].last_launch
-                        : part == 2 ? parts[r].answered
-                                    : parts[r].read;
-        printf(" %s %.4f", names[part], median_of(values, (size_t)runs));
+            values[r] = parts[r].ms[part];
+        printf(" %s %.4f", request_part_names[part], median_of(values, (size_t)runs));
     }
     printf("\n");
     free(values);
@@ -536,17 +536,15 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
             memory.source = &source;
             double *member_samples[MAX_TIMED_CONTENDERS + 1];
             struct request_parts *member_parts[MAX_TIMED_CONTENDERS + 1];
+            int member_calls[MAX_TIMED_CONTENDERS + 1];
             int member_wrong[MAX_TIMED_CONTENDERS + 1] = {0};
             for (int m = 0; m < memory.member_count; m++) {
-                member_samples[m] = samples[member_index[m]] + (size_t)i * timed_runs + first_run;
-                member_parts[m] = tracing ? traced[member_index[m]] + (size_t)i * timed_runs +
-                                                first_run
-                                          : NULL;
+                size_t first = (size_t)i * timed_runs + first_run;
+                member_samples[m] = samples[member_index[m]] + first;
+                member_parts[m] = tracing ? traced[member_index[m]] + first : NULL;
+                member_calls[m] = calls[i][member_index[m]];
             }
             unsigned long long shown[MAX_TIMED_CONTENDERS + 1][4];
-            int member_calls[MAX_TIMED_CONTENDERS + 1];
-            for (int m = 0; m < memory.member_count; m++)
-                member_calls[m] = calls[i][member_index[m]];
             run_phase(&memory, members, member_is_copy, member_index, options.seed, i, first_run,
                       runs, phase == TRUSTED_BEFORE, member_calls, member_samples, member_wrong,
                       shown, tracing ? member_parts : NULL);
