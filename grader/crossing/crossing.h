@@ -103,6 +103,15 @@ double crossing_batch_run(void);
  * to the first is the worker's waking and its first CUDA call; from the last to the answer, the
  * wait for the device. */
 bool crossing_last_request_launch_times(double *first_ms, double *last_ms);
+/* The GPU's time for the last request's calls, from the events its worker recorded around them
+ * (wire.h): a trusted contender's time without the request's fixed cost (waking the worker, the
+ * GPU's switch between processes, the answer). False where the last request went to the
+ * student's worker, whose process can change what it reports, or had no such time. */
+bool crossing_last_request_gpu_ms(double *gpu_ms);
+/* The rule of it: a request's reported time is taken from the references' worker alone, where it
+ * answered a request of calls with a time; -1 otherwise. */
+double crossing_trusted_gpu_ms(enum crossing_target target, bool answered, uint32_t call_count,
+                               double reported_ms);
 /* The worker the calls queued since crossing_batch_begin go to (the speed measurement checks
  * that a contender's calls go where its phase says); -1 when none is queued. */
 int crossing_batch_target(void);

@@ -96,6 +96,7 @@ static struct {
     /* The last request's clock (crossing_last_request_launch_times). */
     struct timespec request_sent, first_note, last_note;
     int request_notes;
+    double last_gpu_ms; /* crossing_last_request_gpu_ms: the references' alone, else negative */
 } crossing;
 
 /* Every process of a grader (Criterion's runner, each test process) cannot be read or traced
@@ -551,6 +552,8 @@ static bool exchange(enum crossing_target target, struct connection *worker,
            wire_send(worker->socket, calls, request->call_count * sizeof *calls));
     bool answered = receive_answer(target, worker, reply);
     clock_gettime(CLOCK_MONOTONIC, &end);
+    crossing.last_gpu_ms = crossing_trusted_gpu_ms(target, answered, request->call_count,
+                                                   answered ? reply->gpu_ms : -1.0);
     if (answered)
         stop_worker(worker);
     if (elapsed_ms)
@@ -829,6 +832,22 @@ bool crossing_last_request_launch_times(double *first_ms, double *last_ms)
         return false;
     *first_ms = milliseconds_between(&crossing.request_sent, &crossing.first_note);
     *last_ms = milliseconds_between(&crossing.request_sent, &crossing.last_note);
+    return true;
+}
+
+double crossing_trusted_gpu_ms(enum crossing_target target, bool answered, uint32_t call_count,
+                               double reported_ms)
+{
+    return target == CROSSING_REFERENCE && answered && call_count > 0 && reported_ms > 0.0
+               ? reported_ms
+               : -1.0;
+}
+
+bool crossing_last_request_gpu_ms(double *gpu_ms)
+{
+    if (crossing.last_gpu_ms <= 0.0)
+        return false;
+    *gpu_ms = crossing.last_gpu_ms;
     return true;
 }
 

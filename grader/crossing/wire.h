@@ -71,6 +71,11 @@ struct wire_reply {
     int32_t status;
     char message[WIRE_MESSAGE_SIZE];
     unsigned char result[CROSSING_RESULT_SIZE]; /* the last call's result */
+    /* The GPU's time for the request's calls, by CUDA events the worker records on the default
+     * stream before the first call and after the last; negative where it has none. Taken from
+     * the references' worker alone (crossing_last_request_gpu_ms): the student's process can
+     * change anything it reports. */
+    double gpu_ms;
 };
 
 /* The whole of size bytes, or false when the other end has gone. */

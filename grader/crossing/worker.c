@@ -56,6 +56,10 @@ static struct {
     bool answered;
     bool cuda_usable; /* false on a machine without a GPU: host functions only */
     const struct wire_request *request; /* being served: its kernels not to launch */
+    /* Recorded around every request's calls (wire_reply.gpu_ms), in every worker alike, so that
+     * the student's functions and the references bear the same cost. */
+    cudaEvent_t calls_start, calls_end;
+    bool events_made;
     handle_name_getter *name_kernel;       /* NULL where the driver cannot name a kernel */
     function_name_getter *name_function; /* likewise */
 } worker;
@@ -375,10 +379,22 @@ static const struct crossing_entry *entry_named(const char *function)
     return NULL;
 }
 
+/* Records an event on the legacy default stream, which waits for the work of every blocking
+ * stream; false where it cannot, its error cleared, so that it is never taken for an error of
+ * the code under test. */
+static bool record_event(cudaEvent_t event)
+{
+    if (cudaEventRecord(event, 0) == cudaSuccess)
+        return true;
+    (void)cudaGetLastError();
+    return false;
+}
+
 /* Runs one request's calls back to back, then waits for the device. */
 static void serve(const struct wire_request *request)
 {
     memset(&worker.reply, 0, sizeof worker.reply);
+    worker.reply.gpu_ms = -1.0;
     worker.answered = false;
     map_shared_memory(request->shared_bytes);
     if (request->shared_bytes && !worker.shared) {
@@ -411,6 +427,7 @@ static void serve(const struct wire_request *request)
         return;
     }
     char after[CROSSING_NAME_SIZE + 64];
+    bool timed = worker.events_made && record_event(worker.calls_start);
     for (int c = 0; c < count; c++) {
         entry_named(worker.calls[c].function)->thunk(&worker.calls[c], worker.reply.result);
         snprintf(after, sizeof after, "after %s returned: cudaGetLastError()",
@@ -430,11 +447,18 @@ static void serve(const struct wire_request *request)
         if (worker.cuda_usable)
             cuda_check(cudaGetLastError(), after, __FILE__, __LINE__);
     }
+    timed = timed && record_event(worker.calls_end);
     /* Work left running on any stream is the call's: the answer waits for all of it. */
     snprintf(after, sizeof after, "after %s returned: cudaDeviceSynchronize()",
              worker.calls[count - 1].function);
     if (worker.cuda_usable)
         cuda_check(cudaDeviceSynchronize(), after, __FILE__, __LINE__);
+    float gpu_ms = -1.0f;
+    if (timed && cudaEventElapsedTime(&gpu_ms, worker.calls_start, worker.calls_end) != cudaSuccess) {
+        gpu_ms = -1.0f;
+        (void)cudaGetLastError();
+    }
+    worker.reply.gpu_ms = gpu_ms;
     worker.reply.status = WIRE_RETURNED;
     send_reply();
 }
@@ -471,6 +495,8 @@ int main(int argc, char **argv)
         if (cudaMallocAsync(&warm, 1u << 20, 0) == cudaSuccess)
             (void)cudaFreeAsync(warm, 0);
         (void)cudaDeviceSynchronize();
+        worker.events_made = cudaEventCreate(&worker.calls_start) == cudaSuccess &&
+                             cudaEventCreate(&worker.calls_end) == cudaSuccess;
         look_up_kernel_namers();
     }
     (void)cudaGetLastError();

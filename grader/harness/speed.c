@@ -274,8 +274,9 @@ struct request_parts {
 
 static double timed_run(struct phase_memory *memory, const struct timed_contender *contender,
                         bool is_copy, int calls, uint64_t seed, bool *right,
-                        unsigned long long *shown, struct request_parts *parts)
+                        unsigned long long *shown, struct request_parts *parts, double *gpu_ms)
 {
+    *gpu_ms = -1.0;
     const struct speed_workload *workload = memory->workload;
     double mark = now_ms();
     if (memory->each_run)
@@ -309,6 +310,7 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         step_ms[STEP_QUEUE] += now_ms() - mark, mark = now_ms();
         double request_ms = crossing_batch_run(), answered = now_ms();
         step_ms[STEP_REQUEST] += answered - mark;
+        (void)crossing_last_request_gpu_ms(gpu_ms); /* a trusted contender's only */
         /* One reading, right after the answer: a function's work is done when it returns, so
          * its result is there then. Reading again until it came right would let an answer sent
          * before the work ended (the worker's wait switched off from inside it) overlap the
@@ -345,11 +347,14 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
  * same steps just before its clock starts: no function can hand back an answer it gave another
  * function, and a run never finds its inputs made by other steps than another's (identical code
  * must read 1.00). contender[m] is member m's index among all contenders; calls[m] its calls a
- * run on this input, which its warm-up decides where `deciding` (speed_calls_on_input). */
+ * run on this input, which its warm-up decides where `deciding` (speed_calls_on_input).
+ * gpu_samples[m][r] gets the GPU's time for the run's calls where the run's worker is the
+ * references' (crossing_last_request_gpu_ms), and -1 otherwise. */
 static void run_phase(struct phase_memory *memory, const struct timed_contender *const *members,
                       const bool *is_copy, const int *contender, uint64_t grading_seed, int input,
                       int first_run, int timed_runs, bool deciding, int *calls, double **samples,
-                      int *wrong, unsigned long long (*shown)[4], struct request_parts **parts)
+                      double **gpu_samples, int *wrong, unsigned long long (*shown)[4],
+                      struct request_parts **parts)
 {
     for (int m = 0; m < memory->member_count; m++)
         for (int run = -1; run < timed_runs; run++) {
@@ -361,14 +366,17 @@ static void run_phase(struct phase_memory *memory, const struct timed_contender 
              * its slow inputs' time several times over, for nothing. */
             bool decides = run < 0 && deciding && members[m]->one_call_when_slow;
             int run_calls = decides ? 1 : calls[m];
+            double gpu_ms;
             double ms = timed_run(memory, members[m], is_copy[m], run_calls, seed, &right,
-                                  shown[m], parts ? &run_parts : NULL);
+                                  shown[m], parts ? &run_parts : NULL, &gpu_ms);
             if (!right)
                 wrong[m]++;
             if (run >= 0 && parts)
                 parts[m][run] = run_parts;
-            if (run >= 0)
+            if (run >= 0) {
                 samples[m][run] = ms;
+                gpu_samples[m][run] = gpu_ms;
+            }
             else if (decides)
                 calls[m] = speed_calls_on_input(calls[m], true, ms);
         }
@@ -386,6 +394,16 @@ static void print_request_parts(const struct request_parts *parts, int runs)
     }
     printf("\n");
     free(values);
+}
+
+double speed_kernel_ms(double *gpu_samples, size_t runs, int calls)
+{
+    if (runs == 0 || calls < 1)
+        return 0.0;
+    for (size_t r = 0; r < runs; r++)
+        if (!(gpu_samples[r] > 0.0))
+            return 0.0;
+    return median_of(gpu_samples, runs) / calls;
 }
 
 int speed_default_calls(uint64_t call_bytes)
@@ -485,9 +503,12 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
         cr_skip_test("%s", reason);
     }
 
-    double *samples[MAX_TIMED_CONTENDERS + 1];
-    for (int c = 0; c < total; c++)
+    double *samples[MAX_TIMED_CONTENDERS + 1], *gpu_samples[MAX_TIMED_CONTENDERS + 1];
+    for (int c = 0; c < total; c++) {
         samples[c] = grading_malloc((size_t)workload->input_count * timed_runs * sizeof *samples[c]);
+        gpu_samples[c] =
+            grading_malloc((size_t)workload->input_count * timed_runs * sizeof *gpu_samples[c]);
+    }
     /* calls[i][c]: contender c's calls a run on input i, decided in the first phase it runs in
      * (the trusted contenders': before the student's) and kept for the next. */
     int calls[MAX_TIMED_INPUTS][MAX_TIMED_CONTENDERS + 1];
@@ -534,20 +555,22 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
                 workload->open_input(workload, i, results->input_names[i],
                                      sizeof results->input_names[i], &source);
             memory.source = &source;
-            double *member_samples[MAX_TIMED_CONTENDERS + 1];
+            double *member_samples[MAX_TIMED_CONTENDERS + 1],
+                *member_gpu_samples[MAX_TIMED_CONTENDERS + 1];
             struct request_parts *member_parts[MAX_TIMED_CONTENDERS + 1];
             int member_calls[MAX_TIMED_CONTENDERS + 1];
             int member_wrong[MAX_TIMED_CONTENDERS + 1] = {0};
             for (int m = 0; m < memory.member_count; m++) {
                 size_t first = (size_t)i * timed_runs + first_run;
                 member_samples[m] = samples[member_index[m]] + first;
+                member_gpu_samples[m] = gpu_samples[member_index[m]] + first;
                 member_parts[m] = tracing ? traced[member_index[m]] + first : NULL;
                 member_calls[m] = calls[i][member_index[m]];
             }
             unsigned long long shown[MAX_TIMED_CONTENDERS + 1][4];
             run_phase(&memory, members, member_is_copy, member_index, options.seed, i, first_run,
-                      runs, phase == TRUSTED_BEFORE, member_calls, member_samples, member_wrong,
-                      shown, tracing ? member_parts : NULL);
+                      runs, phase == TRUSTED_BEFORE, member_calls, member_samples,
+                      member_gpu_samples, member_wrong, shown, tracing ? member_parts : NULL);
             for (int m = 0; m < memory.member_count; m++) {
                 calls[i][member_index[m]] = member_calls[m];
                 wrong[i][member_index[m]] += member_wrong[m];
@@ -591,6 +614,8 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
             copy_ms = median_of(samples[count] + (size_t)i * timed_runs, (size_t)timed_runs) /
                       calls[i][count];
             results->copy_ms[i] = copy_ms;
+            results->copy_kernel_ms[i] = speed_kernel_ms(gpu_samples[count] + (size_t)i * timed_runs,
+                                                         (size_t)timed_runs, calls[i][count]);
         }
         for (int c = 0; c < count; c++) {
             double *runs = samples[c] + (size_t)i * timed_runs;
@@ -601,8 +626,12 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
                       (double)(workload->host_sample_elements < workload->elements
                                    ? workload->host_sample_elements
                                    : workload->elements));
-            else
+            else {
                 ms = median_of(runs, (size_t)timed_runs) / calls[i][c];
+                if (!contenders[c].student)
+                    results->kernel_ms[i * MAX_TIMED_CONTENDERS + c] = speed_kernel_ms(
+                        gpu_samples[c] + (size_t)i * timed_runs, (size_t)timed_runs, calls[i][c]);
+            }
             results->contender_ms[i * MAX_TIMED_CONTENDERS + c] = ms;
             cr_expect(wrong[i][c] == 0,
                       "%s gave a wrong result in %d of its timed runs on %s (seed %" PRIu64 "): "
@@ -622,6 +651,8 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
             }
         }
     }
-    for (int c = 0; c < total; c++)
+    for (int c = 0; c < total; c++) {
         free(samples[c]);
+        free(gpu_samples[c]);
+    }
 }

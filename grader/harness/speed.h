@@ -32,6 +32,7 @@
 #include "timed_inputs.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define MAX_TIMED_CONTENDERS 24
@@ -100,12 +101,17 @@ struct speed_workload {
 /* The times of every input: contender_ms[input * count + contender] a call's (the median of
  * its runs' times over their calls; a CPU contender's fastest, scaled to a whole input), and
  * copy_ms[input] the copy's (a device-to-device copy of a call's input, read and written).
- * last_results[contender] holds a contender's last call's result counters, to show. */
+ * last_results[contender] holds a contender's last call's result counters, to show.
+ * kernel_ms and copy_kernel_ms: a trusted contender's and the copy's time a call on the GPU alone
+ * (speed_kernel_ms), without the request's fixed cost; 0 for the student's functions (nothing in
+ * their worker carries a time), for a CPU contender, and where the driver gave no such time. */
 struct speed_results {
     char input_names[MAX_TIMED_INPUTS][64];
     int input_count;
     double contender_ms[MAX_TIMED_INPUTS * MAX_TIMED_CONTENDERS];
     double copy_ms[MAX_TIMED_INPUTS];
+    double kernel_ms[MAX_TIMED_INPUTS * MAX_TIMED_CONTENDERS];
+    double copy_kernel_ms[MAX_TIMED_INPUTS];
     unsigned long long last_results[MAX_TIMED_CONTENDERS][4];
 };
 
@@ -114,6 +120,11 @@ struct speed_results {
  * contender faster than the memory allows. */
 void time_contenders(const struct speed_workload *workload, const struct timed_contender *contenders,
                      int count, struct speed_results *results);
+
+/* A call's time on the GPU alone: the median of a trusted contender's runs' times by the events
+ * of the references' worker (crossing_last_request_gpu_ms), over its calls a run; 0 where any
+ * run has none (the student's worker's, a CPU contender's). Sorts gpu_samples. */
+double speed_kernel_ms(double *gpu_samples, size_t runs, int calls);
 
 /* A run's calls when a contender does not say: about TIMED_RUN_BYTES (grading.h) of input, at
  * most MAX_DEFAULT_CALLS. */

@@ -1,8 +1,10 @@
 /* The timing statistics (host code: no CUDA). */
+#include "crossing.h"
 #include "speed.h"
 #include "timing.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 
 Test(median, odd_and_even_counts)
 {
@@ -44,4 +46,37 @@ Test(calls_a_run, a_slow_baseline_makes_one_call_where_its_call_is_slow)
     /* Every other contender keeps its calls, however slow: the student's are fixed. */
     cr_expect_eq(speed_calls_on_input(4, false, 49.5), 4);
     cr_expect_eq(speed_calls_on_input(1, false, 0.16), 1);
+}
+
+Test(kernels_alone, a_call_is_the_median_of_the_runs_over_their_calls)
+{
+    double runs[] = {4.2, 4.0, 4.4, 4.1, 4.3};
+    cr_expect_float_eq(speed_kernel_ms(runs, 5, 4), 1.05, 1e-12);
+    double one_call[] = {0.5, 0.7, 0.6};
+    cr_expect_float_eq(speed_kernel_ms(one_call, 3, 1), 0.6, 1e-12);
+}
+
+Test(kernels_alone, none_where_any_run_has_no_time_on_the_gpu)
+{
+    /* A run of the student's worker, a CPU contender's or one whose events failed reads -1:
+     * the figure is then not shown, never made of the runs that had one. */
+    double one_missing[] = {4.2, -1.0, 4.4};
+    cr_expect_float_eq(speed_kernel_ms(one_missing, 3, 4), 0.0, 1e-12);
+    double zero[] = {4.2, 0.0};
+    cr_expect_float_eq(speed_kernel_ms(zero, 2, 4), 0.0, 1e-12);
+    double not_a_number[] = {4.2, NAN};
+    cr_expect_float_eq(speed_kernel_ms(not_a_number, 2, 4), 0.0, 1e-12);
+    cr_expect_float_eq(speed_kernel_ms(NULL, 0, 4), 0.0, 1e-12);
+}
+
+Test(kernels_alone, a_time_is_taken_from_the_references_worker_alone)
+{
+    cr_expect_float_eq(crossing_trusted_gpu_ms(CROSSING_REFERENCE, true, 4, 1.25), 1.25, 1e-12);
+    /* The student's process can change what it reports: never taken, whatever it says. */
+    cr_expect_lt(crossing_trusted_gpu_ms(CROSSING_STUDENT, true, 4, 1.25), 0.0);
+    /* No answer, a request of no call, or no time: none. */
+    cr_expect_lt(crossing_trusted_gpu_ms(CROSSING_REFERENCE, false, 4, 1.25), 0.0);
+    cr_expect_lt(crossing_trusted_gpu_ms(CROSSING_REFERENCE, true, 0, 1.25), 0.0);
+    cr_expect_lt(crossing_trusted_gpu_ms(CROSSING_REFERENCE, true, 4, -1.0), 0.0);
+    cr_expect_lt(crossing_trusted_gpu_ms(CROSSING_REFERENCE, true, 4, 0.0), 0.0);
 }
