@@ -44,9 +44,12 @@ double fastest_of(const double *samples, size_t count);
 /* Runs every variant warmup_runs times untimed, then timed_runs times timed, interleaved,
  * each run starting one variant further on (v0 v1 v2, v1 v2 v0, v2 v0 v1, ...). A device
  * variant's timed region starts on an idle device whose L2 cache holds only clean lines of no
- * variant's data (l2_cache.h), and ends when the device is idle again, so work left running on
- * any stream counts, and no run spills into another's time. timed_runs below TIMING_MIN_RUNS
- * is raised to it. */
+ * variant's data (l2_cache.h), and ends with an event on the legacy default stream after the
+ * run, which waits for the work of every blocking stream; the next run starts once the device
+ * is idle, so no run spills into another's time. The variants are the kit's own code (make bench,
+ * make lessons), which launches on blocking streams only: work on a non-blocking stream would
+ * escape the clock (a grader times code under test otherwise: grader/harness/speed.h).
+ * timed_runs below TIMING_MIN_RUNS is raised to it. */
 void time_alternating(struct timed_variant *variants, size_t count, int warmup_runs,
                       int timed_runs);
 
