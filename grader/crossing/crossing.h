@@ -87,14 +87,17 @@ void crossing_put_host(struct crossing_call *call, int index, const void *pointe
 void crossing_guarded_host_block(const void *start, uint64_t bytes);
 void crossing_forget_host_block(const void *start);
 /* Runs the call (or, inside a batch, queues it) and copies its result into result. A call that
- * fails in the worker (a CUDA error, the process ended) fails the test, saying so. */
+ * fails in the worker (a CUDA error, the process ended) fails the test, saying so. A call that
+ * returns a value cannot be part of a batch: made inside one, it fails the test as a grader
+ * defect. */
 void crossing_call_end(struct crossing_call *call, void *result, size_t result_size);
 
 /* Timing: between crossing_batch_begin and crossing_batch_run, calls queue instead of running;
  * crossing_batch_run sends them together to their worker, which runs them back to back, waits
- * until its device is idle and answers. Returns the milliseconds from the request to the answer,
+ * until its device is idle and answers. Returns the milliseconds from the moment the worker may
+ * start (a held worker: once it has taken the request, just before it is unlocked) to the answer,
  * measured here: nothing in the worker's reach carries a time. The calls of a batch go to one
- * worker; a call that returns a value is not queued but runs when it is made. */
+ * worker; a call that returns a value may not be made inside one (crossing_call_end). */
 void crossing_batch_begin(void);
 double crossing_batch_run(void);
 /* The kit's own measurement of the grader (GRADE_SPEED_TRACE): when, after the last request was
@@ -103,6 +106,9 @@ double crossing_batch_run(void);
  * to the first is the worker's waking and its first CUDA call; from the last to the answer, the
  * wait for the device. */
 bool crossing_last_request_launch_times(double *first_ms, double *last_ms);
+/* crossing_batch_run for a batch of the references' worker that its worker also times on the GPU,
+ * by CUDA events around the calls: for a run that is not scored (the events cost time). */
+double crossing_batch_run_timed_on_gpu(void);
 /* The GPU's time for the last request's calls, from the events its worker recorded around them
  * (wire.h): a trusted contender's time without the request's fixed cost (waking the worker, the
  * GPU's switch between processes, the answer). False where the last request went to the

@@ -97,6 +97,7 @@ static struct {
     struct timespec request_sent, first_note, last_note;
     int request_notes;
     double last_gpu_ms; /* crossing_last_request_gpu_ms: the references' alone, else negative */
+    bool time_on_gpu;   /* crossing_batch_run_timed_on_gpu's batch is being sent */
 } crossing;
 
 /* Every process of a grader (Criterion's runner, each test process) cannot be read or traced
@@ -163,6 +164,8 @@ static bool receive_answer(enum crossing_target target, struct connection *worke
 {
     uint32_t kind = 0;
     while (wire_receive(worker->socket, &kind, sizeof kind)) {
+        if (kind == WIRE_TAKEN) /* a worker not held sends it as its work starts */
+            continue;
         if (kind == WIRE_ANSWER) {
             reply->kind = kind;
             return wire_receive(worker->socket, (unsigned char *)reply + sizeof kind,
@@ -182,6 +185,19 @@ static bool receive_answer(enum crossing_target target, struct connection *worke
             note_launch(&note);
     }
     return false;
+}
+
+/* Waits until a held worker has taken its request: true then; false when it has ended first.
+ * Nothing else may come before (a held worker's CUDA calls cannot run yet). */
+static bool receive_taken(enum crossing_target target, struct connection *worker)
+{
+    uint32_t kind = 0;
+    if (!wire_receive(worker->socket, &kind, sizeof kind))
+        return false;
+    cr_assert(kind == WIRE_TAKEN, "the process running %s wrote on the grader's socket before "
+              "its worker took the request: code under test may not write there",
+              worker_roles[target]);
+    return true;
 }
 
 static void start_worker(enum crossing_target target, struct connection *worker)
@@ -261,7 +277,7 @@ static bool may_be_traceable(enum crossing_target target)
 static void retell_traceable(enum crossing_target target)
 {
     struct connection *worker = &crossing.workers[target];
-    struct wire_request request = {WIRE_MAGIC, 0, worker->shared_size, 0, {0}, 0, {{0}}, 0};
+    struct wire_request request = {.magic = WIRE_MAGIC, .shared_bytes = worker->shared_size};
     struct wire_reply reply;
     /* A worker that has ended is traced by nobody; its next call says how it ended. */
     (void)exchange(target, worker, &request, NULL, &reply, NULL);
@@ -536,20 +552,36 @@ static bool exchange(enum crossing_target target, struct connection *worker,
     }
     struct wire_request sent = *request;
     sent.traceable = may_be_traceable(target);
+    sent.time_on_gpu = crossing.time_on_gpu && target == CROSSING_REFERENCE;
     if (target == CROSSING_STUDENT && request->call_count > 0) { /* this request's told anew */
         crossing.launch_count = crossing.launch_total = crossing.unkept_shape_count = 0;
         crossing.unkept_shapes_overflowed = false;
     }
     worker->traceable = sent.traceable;
-    kill(worker->pid, SIGCONT);
-    release_worker(worker);
+    /* The clock starts before anything of the request can run on the GPU. A held worker is
+     * resumed and handed its request first: its CUDA calls wait for the unlock, which comes
+     * once it has taken the request (WIRE_TAKEN) and the clock runs, so that the calls and any
+     * other thread of its process start together, none before the clock and none ahead of the
+     * calls. (Unlocked first, a thread of the code under test could launch its work on the
+     * inputs it was handed before, already made, while the request was still on its way.) A
+     * worker not held can run CUDA as soon as it is resumed: the clock starts before. */
+    bool held = worker->held;
     struct timespec start, end;
-    clock_gettime(CLOCK_MONOTONIC, &start);
+    if (!held)
+        clock_gettime(CLOCK_MONOTONIC, &start);
+    kill(worker->pid, SIGCONT);
+    /* A worker that has ended takes nothing: the reply's reading says how it ended. */
+    bool sent_whole = wire_send(worker->socket, &sent, sizeof sent) &&
+                      wire_send(worker->socket, calls, request->call_count * sizeof *calls);
+    if (held) {
+        /* One that ended instead is not unlocked: the answer's reading says how it ended. */
+        bool taken = sent_whole && receive_taken(target, worker);
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        if (taken)
+            release_worker(worker);
+    }
     crossing.request_sent = start;
     crossing.request_notes = 0;
-    /* A worker that has ended takes nothing: the reply's reading says how it ended. */
-    (void)(wire_send(worker->socket, &sent, sizeof sent) &&
-           wire_send(worker->socket, calls, request->call_count * sizeof *calls));
     bool answered = receive_answer(target, worker, reply);
     clock_gettime(CLOCK_MONOTONIC, &end);
     crossing.last_gpu_ms = crossing_trusted_gpu_ms(target, answered, request->call_count,
@@ -568,8 +600,8 @@ static void run_calls(struct crossing_call *calls, int count, struct wire_reply 
     enum crossing_target target = calls[0].target;
     struct connection *worker = connection_to(target);
     finish_own_device_work();
-    struct wire_request request = {WIRE_MAGIC, (uint32_t)count, worker->shared_size, 0, {0}, 0,
-                                   {{0}}, 0};
+    struct wire_request request = {.magic = WIRE_MAGIC, .call_count = (uint32_t)count,
+                                   .shared_bytes = worker->shared_size};
     if (target == CROSSING_STUDENT)
         for (int k = 0; k < crossing.skipped_count; k++)
             snprintf(request.skipped[request.skipped_count++], WIRE_KERNEL_NAME_SIZE, "%s",
@@ -658,7 +690,8 @@ static void forget_in_worker(enum crossing_target target, unsigned long long buf
     if (worker->pid == 0 || found < 0)
         return;
     worker->handed[found] = worker->handed[--worker->handed_count];
-    struct wire_request request = {WIRE_MAGIC, 0, worker->shared_size, 1, {buffer_id}, 0, {{0}}, 0};
+    struct wire_request request = {.magic = WIRE_MAGIC, .shared_bytes = worker->shared_size,
+                                   .freed_count = 1, .freed = {buffer_id}};
     struct wire_reply reply;
     /* A worker that has ended maps nothing; the next call to it says how it ended. */
     (void)exchange(target, worker, &request, NULL, &reply, NULL);
@@ -793,9 +826,14 @@ void crossing_put_host(struct crossing_call *call, int index, const void *pointe
 
 void crossing_call_end(struct crossing_call *call, void *result, size_t result_size)
 {
-    /* A call that returns a value runs at once, even while a batch is being made (a reference
-     * asked for its chosen parameter, say): the batch's clock starts only when it is sent. */
-    if (crossing.batching && result_size == 0) {
+    /* A timed run is its batch alone: a call that returns a value would run at once, outside the
+     * clock, and leave the worker unlocked before the batch (a worker held between runs pays its
+     * unlock on the clock), so that its contender would not be timed as the others are. Such a
+     * value is asked for before the timing (lab 8's lab 6 reference takes its chosen parameter
+     * when its contender is made). */
+    cr_assert(!crossing.batching || result_size == 0, "grader defect: %s returns a value and was "
+              "called inside a timed run; ask for it before the timing", call->function);
+    if (crossing.batching) {
         cr_assert(crossing.pending_count < WIRE_MAX_CALLS, "crossing: a batch of more than %d calls",
                   WIRE_MAX_CALLS);
         cr_assert(crossing.pending_count == 0 || crossing.pending[0].target == call->target,
@@ -823,6 +861,16 @@ double crossing_batch_run(void)
     double elapsed_ms = 0.0;
     run_calls(crossing.pending, crossing.pending_count, &reply, &elapsed_ms);
     crossing.pending_count = 0;
+    return elapsed_ms;
+}
+
+double crossing_batch_run_timed_on_gpu(void)
+{
+    cr_assert(crossing_batch_target() == CROSSING_REFERENCE, "grader defect: a batch timed on the "
+              "GPU goes to the references' worker alone");
+    crossing.time_on_gpu = true;
+    double elapsed_ms = crossing_batch_run();
+    crossing.time_on_gpu = false;
     return elapsed_ms;
 }
 

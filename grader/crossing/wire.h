@@ -37,6 +37,10 @@ struct wire_request {
      * driver's process lock refuses a grader that is not root any other process); 0: not.
      * The test process sets it (proxy.c, may_be_traceable). */
     uint32_t traceable;
+    /* 1: the worker also times the calls on the GPU (wire_reply.gpu_ms). Asked of the
+     * references' worker alone, on runs that are not scored: the events cost time that code
+     * under test could skip in its own process. */
+    uint32_t time_on_gpu;
 };
 
 enum wire_status {
@@ -49,12 +53,14 @@ enum wire_status {
                           default stream does not wait for */
 };
 
-/* What the worker writes on the socket while it serves a request: a note of each kernel launch,
- * sent by the launch's own wrap as the launch returns, then one answer. What the test process
+/* What the worker writes on the socket while it serves a request: that it has taken the request
+ * (before any CUDA call of it), a note of each kernel launch, sent by the launch's own wrap as
+ * the launch returns, then one answer. What the test process
  * knows of the launches comes from these notes alone, read as they arrive: nothing in the
  * worker's memory, which the code under test can change, is read back for it. Every message
  * starts with its kind. */
 enum wire_message_kind {
+    WIRE_TAKEN = 0x6B6F6F74u,       /* "took": the request is read, nothing of it has run */
     WIRE_LAUNCH_NOTE = 0x6E75616Cu, /* "laun" */
     WIRE_ANSWER = 0x77736E61u,      /* "answ" */
 };
@@ -72,9 +78,9 @@ struct wire_reply {
     char message[WIRE_MESSAGE_SIZE];
     unsigned char result[CROSSING_RESULT_SIZE]; /* the last call's result */
     /* The GPU's time for the request's calls, by CUDA events the worker records on the default
-     * stream before the first call and after the last; negative where it has none. Taken from
-     * the references' worker alone (crossing_last_request_gpu_ms): the student's process can
-     * change anything it reports. */
+     * stream before the first call and after the last where the request asks (time_on_gpu);
+     * negative where it has none. Taken from the references' worker alone
+     * (crossing_last_request_gpu_ms): the student's process can change anything it reports. */
     double gpu_ms;
 };
 

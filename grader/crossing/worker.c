@@ -56,8 +56,7 @@ static struct {
     bool answered;
     bool cuda_usable; /* false on a machine without a GPU: host functions only */
     const struct wire_request *request; /* being served: its kernels not to launch */
-    /* Recorded around every request's calls (wire_reply.gpu_ms), in every worker alike, so that
-     * the student's functions and the references bear the same cost. */
+    /* Recorded around a request's calls where it asks (wire_request.time_on_gpu). */
     cudaEvent_t calls_start, calls_end;
     bool events_made;
     handle_name_getter *name_kernel;       /* NULL where the driver cannot name a kernel */
@@ -427,7 +426,7 @@ static void serve(const struct wire_request *request)
         return;
     }
     char after[CROSSING_NAME_SIZE + 64];
-    bool timed = worker.events_made && record_event(worker.calls_start);
+    bool timed = request->time_on_gpu && worker.events_made && record_event(worker.calls_start);
     for (int c = 0; c < count; c++) {
         entry_named(worker.calls[c].function)->thunk(&worker.calls[c], worker.reply.result);
         snprintf(after, sizeof after, "after %s returned: cudaGetLastError()",
@@ -517,6 +516,12 @@ int main(int argc, char **argv)
             return 1;
         }
         if (!wire_receive(WIRE_SOCKET_FD, worker.calls, request.call_count * sizeof *worker.calls))
+            return 0;
+        /* A held worker's CUDA calls wait until the test process unlocks it, which it does only
+         * once it has this word and has started its clock: no code of this process, the calls'
+         * or any other thread's, can start work on the GPU before the clock. */
+        const uint32_t taken = WIRE_TAKEN;
+        if (!wire_send(WIRE_SOCKET_FD, &taken, sizeof taken))
             return 0;
         worker.request = &request;
         serve(&request);

@@ -70,6 +70,22 @@ void require_gpu_and_timing(void)
     require_gpu();
 }
 
+void require_gpu_timing_and_a_filter(void)
+{
+    /* Run by name only: ./grade passes its --filter on (GRADE_FILTER), and a test that runs
+     * while one is set was matched by it. */
+    const char *filter = getenv("GRADE_FILTER");
+    if (!filter || !*filter) {
+        char reason[300];
+        snprintf(reason, sizeof reason, "not run by default (it explores, and takes seconds): "
+                 "./grade with --filter '%s/%s' runs it", criterion_current_test->category,
+                 criterion_current_test->name);
+        record_current_test(TEST_NOT_ASKED, reason);
+        cr_skip_test("%s", reason);
+    }
+    require_gpu_and_timing();
+}
+
 void require_input_file(void)
 {
     if (grading_options().input_file == NULL) {

@@ -41,6 +41,10 @@ struct grading_options grading_options(void);
  * for speed tests, when timing was switched off). */
 void require_gpu(void);
 void require_gpu_and_timing(void);
+/* For a timed test that explores rather than grades (lab 6's sweep of its parameters): run
+ * only when ./grade's --filter names it, so that it does not lengthen every grading; else
+ * skipped as not asked for, saying how to run it. */
+void require_gpu_timing_and_a_filter(void);
 /* For the tests on the student's own --input file: not asked for without one. */
 void require_input_file(void);
 void require_input_file_and_gpu(void);

@@ -276,7 +276,10 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
                         bool is_copy, int calls, uint64_t seed, bool *right,
                         unsigned long long *shown, struct request_parts *parts, double *gpu_ms)
 {
-    *gpu_ms = -1.0;
+    /* gpu_ms: NULL for a scored run; else the run is a trusted one, its calls timed on the GPU
+     * too (crossing_batch_run_timed_on_gpu), and *gpu_ms gets that time (-1: none). */
+    if (gpu_ms)
+        *gpu_ms = -1.0;
     const struct speed_workload *workload = memory->workload;
     double mark = now_ms();
     if (memory->each_run)
@@ -308,9 +311,11 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         }
         require_phase(contender, is_copy);
         step_ms[STEP_QUEUE] += now_ms() - mark, mark = now_ms();
-        double request_ms = crossing_batch_run(), answered = now_ms();
+        double request_ms = gpu_ms ? crossing_batch_run_timed_on_gpu() : crossing_batch_run();
+        double answered = now_ms();
         step_ms[STEP_REQUEST] += answered - mark;
-        (void)crossing_last_request_gpu_ms(gpu_ms); /* a trusted contender's only */
+        if (gpu_ms)
+            (void)crossing_last_request_gpu_ms(gpu_ms);
         /* One reading, right after the answer: a function's work is done when it returns, so
          * its result is there then. Reading again until it came right would let an answer sent
          * before the work ended (the worker's wait switched off from inside it) overlap the
@@ -348,13 +353,13 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
  * function, and a run never finds its inputs made by other steps than another's (identical code
  * must read 1.00). contender[m] is member m's index among all contenders; calls[m] its calls a
  * run on this input, which its warm-up decides where `deciding` (speed_calls_on_input).
- * gpu_samples[m][r] gets the GPU's time for the run's calls where the run's worker is the
- * references' (crossing_last_request_gpu_ms), and -1 otherwise. */
+ * Where kernel_runs is not 0, each trusted GPU member then makes kernel_runs more runs, not
+ * scored, its calls timed on the GPU too: gpu_samples[m][k] gets run k's time there. */
 static void run_phase(struct phase_memory *memory, const struct timed_contender *const *members,
                       const bool *is_copy, const int *contender, uint64_t grading_seed, int input,
                       int first_run, int timed_runs, bool deciding, int *calls, double **samples,
-                      double **gpu_samples, int *wrong, unsigned long long (*shown)[4],
-                      struct request_parts **parts)
+                      int kernel_runs, double **gpu_samples, int *wrong,
+                      unsigned long long (*shown)[4], struct request_parts **parts)
 {
     for (int m = 0; m < memory->member_count; m++)
         for (int run = -1; run < timed_runs; run++) {
@@ -366,19 +371,30 @@ static void run_phase(struct phase_memory *memory, const struct timed_contender 
              * its slow inputs' time several times over, for nothing. */
             bool decides = run < 0 && deciding && members[m]->one_call_when_slow;
             int run_calls = decides ? 1 : calls[m];
-            double gpu_ms;
             double ms = timed_run(memory, members[m], is_copy[m], run_calls, seed, &right,
-                                  shown[m], parts ? &run_parts : NULL, &gpu_ms);
+                                  shown[m], parts ? &run_parts : NULL, NULL);
             if (!right)
                 wrong[m]++;
             if (run >= 0 && parts)
                 parts[m][run] = run_parts;
-            if (run >= 0) {
+            if (run >= 0)
                 samples[m][run] = ms;
-                gpu_samples[m][run] = gpu_ms;
-            }
             else if (decides)
                 calls[m] = speed_calls_on_input(calls[m], true, ms);
+        }
+    /* The trusted members' kernels alone, on runs of their own after the scored ones (seeds past
+     * every scored run's): what a table shows beside a reference's rate, never a score. */
+    for (int m = 0; m < memory->member_count; m++)
+        for (int k = 0; k < kernel_runs; k++) {
+            gpu_samples[m][k] = -1.0;
+            if (members[m]->student || members[m]->on_host)
+                continue;
+            uint64_t seed = run_seed(grading_seed, contender[m], input, first_run + timed_runs + 1 + k);
+            bool right = true;
+            (void)timed_run(memory, members[m], is_copy[m], calls[m], seed, &right, shown[m], NULL,
+                            &gpu_samples[m][k]);
+            if (!right)
+                wrong[m]++;
         }
 }
 
@@ -506,8 +522,8 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
     double *samples[MAX_TIMED_CONTENDERS + 1], *gpu_samples[MAX_TIMED_CONTENDERS + 1];
     for (int c = 0; c < total; c++) {
         samples[c] = grading_malloc((size_t)workload->input_count * timed_runs * sizeof *samples[c]);
-        gpu_samples[c] =
-            grading_malloc((size_t)workload->input_count * timed_runs * sizeof *gpu_samples[c]);
+        gpu_samples[c] = grading_malloc((size_t)workload->input_count * KERNELS_ALONE_RUNS *
+                                        sizeof *gpu_samples[c]);
     }
     /* calls[i][c]: contender c's calls a run on input i, decided in the first phase it runs in
      * (the trusted contenders': before the student's) and kept for the next. */
@@ -563,14 +579,16 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
             for (int m = 0; m < memory.member_count; m++) {
                 size_t first = (size_t)i * timed_runs + first_run;
                 member_samples[m] = samples[member_index[m]] + first;
-                member_gpu_samples[m] = gpu_samples[member_index[m]] + first;
+                member_gpu_samples[m] =
+                    gpu_samples[member_index[m]] + (size_t)i * KERNELS_ALONE_RUNS;
                 member_parts[m] = tracing ? traced[member_index[m]] + first : NULL;
                 member_calls[m] = calls[i][member_index[m]];
             }
             unsigned long long shown[MAX_TIMED_CONTENDERS + 1][4];
             run_phase(&memory, members, member_is_copy, member_index, options.seed, i, first_run,
                       runs, phase == TRUSTED_BEFORE, member_calls, member_samples,
-                      member_gpu_samples, member_wrong, shown, tracing ? member_parts : NULL);
+                      phase == TRUSTED_AFTER ? KERNELS_ALONE_RUNS : 0, member_gpu_samples,
+                      member_wrong, shown, tracing ? member_parts : NULL);
             for (int m = 0; m < memory.member_count; m++) {
                 calls[i][member_index[m]] = member_calls[m];
                 wrong[i][member_index[m]] += member_wrong[m];
@@ -614,8 +632,9 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
             copy_ms = median_of(samples[count] + (size_t)i * timed_runs, (size_t)timed_runs) /
                       calls[i][count];
             results->copy_ms[i] = copy_ms;
-            results->copy_kernel_ms[i] = speed_kernel_ms(gpu_samples[count] + (size_t)i * timed_runs,
-                                                         (size_t)timed_runs, calls[i][count]);
+            results->copy_kernel_ms[i] =
+                speed_kernel_ms(gpu_samples[count] + (size_t)i * KERNELS_ALONE_RUNS,
+                                KERNELS_ALONE_RUNS, calls[i][count]);
         }
         for (int c = 0; c < count; c++) {
             double *runs = samples[c] + (size_t)i * timed_runs;
@@ -629,8 +648,9 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
             else {
                 ms = median_of(runs, (size_t)timed_runs) / calls[i][c];
                 if (!contenders[c].student)
-                    results->kernel_ms[i * MAX_TIMED_CONTENDERS + c] = speed_kernel_ms(
-                        gpu_samples[c] + (size_t)i * timed_runs, (size_t)timed_runs, calls[i][c]);
+                    results->kernel_ms[i * MAX_TIMED_CONTENDERS + c] =
+                        speed_kernel_ms(gpu_samples[c] + (size_t)i * KERNELS_ALONE_RUNS,
+                                        KERNELS_ALONE_RUNS, calls[i][c]);
             }
             results->contender_ms[i * MAX_TIMED_CONTENDERS + c] = ms;
             cr_expect(wrong[i][c] == 0,

@@ -15,10 +15,13 @@
  *   (common/timed_inputs.h): no code can see an input before its run starts, or reuse an answer
  *   it or another function gave. Every contender's inputs of one kind come from the same
  *   generator and are made by the same steps, so identical code faces the same work.
- * - The grader's clock and the grader's eyes. A run's time runs from the request to the moment
- *   this process has read back every call's result, once, right after the answer. A result not
- *   right then counts the run as wrong: a function's work is done when it returns, so a worker
- *   that answers before its work is done (its wait switched off from inside) fails.
+ * - The grader's clock and the grader's eyes. A run's time runs from the moment its worker may
+ *   start (its request taken, before the process lock lets it run CUDA: crossing.h) to the
+ *   moment this process has read back every call's result, once, right after the answer. A
+ *   result not right then counts the run as wrong: a function's work is done when it returns, so
+ *   a worker that answers before its work is done (its wait switched off from inside) fails.
+ *   Nothing else runs in a scored run: the reference's kernels-alone time comes from runs of
+ *   its own (KERNELS_ALONE_RUNS).
  * - A fixed shape. How many calls a run makes is the grader's (a contender's `calls`, or the
  *   workload's default), never measured, and so never changed by a busy GPU or its memory. The
  *   one exception is a trusted baseline's (one_call_when_slow), decided from its own warm-up in
@@ -123,7 +126,11 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
 
 /* A call's time on the GPU alone: the median of a trusted contender's runs' times by the events
  * of the references' worker (crossing_last_request_gpu_ms), over its calls a run; 0 where any
- * run has none (the student's worker's, a CPU contender's). Sorts gpu_samples. */
+ * run has none (the student's worker's, a CPU contender's). Sorts gpu_samples. Those runs are
+ * KERNELS_ALONE_RUNS more of each trusted GPU contender in the phase after the student's, not
+ * scored: the events cost time, which no scored run may hold (code under test could skip them in
+ * its own process). */
+#define KERNELS_ALONE_RUNS 5
 double speed_kernel_ms(double *gpu_samples, size_t runs, int calls);
 
 /* A run's calls when a contender does not say: about TIMED_RUN_BYTES (grading.h) of input, at

@@ -117,8 +117,9 @@ void speed_tables_report(const struct speed_workload *workload,
                workload->element_name, gigabytes_per_second(2 * bytes, last_copy_ms));
         if (shows_kernels_alone(&tables[t], results))
             printf("  kernels alone: the reference's calls timed on the GPU by CUDA events that "
-                   "the references' worker records before its first call and after its last, "
-                   "against the copy's timed alike: its share without a run's fixed cost (waking "
+                   "the references' worker records before its first call and after its last, on "
+                   "runs of their own that are not scored, against the copy's timed alike: its "
+                   "share without a run's fixed cost (waking "
                    "the worker, the GPU's switch between processes, the answer and the reading), "
                    "which both rates above include alike. Your functions are timed by the "
                    "grader's clock alone: nothing in their process carries a time\n");

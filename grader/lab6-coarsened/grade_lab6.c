@@ -177,7 +177,8 @@ GRADED_TEST(speed, coarsened_against_lab5, .init = require_gpu_and_timing, .time
     report_histogram_speed(TIMED_CALL_BYTES, contenders, 7, tables, 3);
 }
 
-GRADED_TEST(speed, sweep_of_the_parameters, .init = require_gpu_and_timing, .timeout = SPEED_TIMEOUT_S)
+GRADED_TEST(speed, sweep_of_the_parameters, .init = require_gpu_timing_and_a_filter,
+            .timeout = SPEED_TIMEOUT_S)
 {
     int sms = gpu_multiprocessors();
     static const unsigned int chars_per_thread[] = {1, 4, 16, 32, 64, 256, 1024};
