@@ -94,9 +94,9 @@ void crossing_call_end(struct crossing_call *call, void *result, size_t result_s
 
 /* Timing: between crossing_batch_begin and crossing_batch_run, calls queue instead of running;
  * crossing_batch_run sends them together to their worker, which runs them back to back, waits
- * until its device is idle and answers. Returns the milliseconds from the moment the worker may
- * start (a held worker: once it has taken the request, just before it is unlocked) to the answer,
- * measured here: nothing in the worker's reach carries a time. The calls of a batch go to one
+ * until its device is idle and answers. Returns the milliseconds from the moment the stopped
+ * worker is resumed with the request (a held worker is unlocked only once it has taken it) to
+ * the answer, measured here: nothing in the worker's reach carries a time. The calls of a batch go to one
  * worker; a call that returns a value may not be made inside one (crossing_call_end). */
 void crossing_batch_begin(void);
 double crossing_batch_run(void);

@@ -156,6 +156,7 @@ static void stop_worker(struct connection *worker)
 }
 
 static void note_launch(struct wire_launch_note *note);
+static void release_worker(struct connection *worker);
 
 /* The worker's messages up to its answer: the student's launch notes kept as they come (the
  * references' read past). False when the worker has ended first. */
@@ -279,6 +280,13 @@ static void retell_traceable(enum crossing_target target)
     struct connection *worker = &crossing.workers[target];
     struct wire_request request = {.magic = WIRE_MAGIC, .shared_bytes = worker->shared_size};
     struct wire_reply reply;
+    /* A held worker is unlocked first, while it is still traceable: a grader not run as root
+     * could not unlock it once this request has made it untraceable. It runs no code under
+     * test (a retold worker is the references'), and it is held again before its next run. */
+    if (worker->held) {
+        kill(worker->pid, SIGCONT);
+        release_worker(worker);
+    }
     /* A worker that has ended is traced by nobody; its next call says how it ended. */
     (void)exchange(target, worker, &request, NULL, &reply, NULL);
 }
@@ -466,6 +474,25 @@ static process_lock_call *process_lock_function(const char *name)
     return strcmp(name, "cuCheckpointProcessLock") == 0 ? lock : unlock;
 }
 
+/* cuCheckpointProcessGetState (the same driver as the lock): CU_PROCESS_STATE_LOCKED is 1. */
+typedef int process_state_call(int pid, int *state);
+#define PROCESS_STATE_LOCKED 1
+
+/* Whether the driver says the worker is locked: -1 where it cannot say (no such call). */
+static int driver_says_locked(pid_t pid)
+{
+    static process_state_call *get_state;
+    static bool looked_up;
+    if (!looked_up) {
+        get_state = (process_state_call *)cuda_driver_function("cuCheckpointProcessGetState", 12080);
+        looked_up = true;
+    }
+    int state = -1;
+    if (!get_state || get_state(pid, &state) != 0)
+        return -1;
+    return state == PROCESS_STATE_LOCKED;
+}
+
 /* Tried once a test process, on the references' worker: a driver with the lock can still
  * refuse it (CUresult 304) where the process may not trace its workers (a Yama ptrace_scope
  * of 2 or 3, another security module). */
@@ -502,8 +529,19 @@ bool crossing_hold_worker(enum crossing_target target, unsigned int timeout_ms, 
     struct process_lock_arguments arguments = {.timeout_ms = timeout_ms};
     int result = lock(worker->pid, &arguments);
     stop_worker(worker);
+    /* Stopped now, it cannot change its state until its next request, which starts the clock
+     * first. Locked here, it has no GPU work running (the lock waits for it) and can start none:
+     * code of the worker's that unlocked its own process between the lock and the stop, and
+     * left a kernel waiting for the next inputs, is found here. */
+    if (result == 0 && driver_says_locked(worker->pid) == 0) {
+        snprintf(why, why_size, "it was no longer locked once stopped: code in it changed the "
+                 "driver's lock on its own process, which code under test may not do");
+        return false;
+    }
     if (result == DRIVER_NOT_READY) {
-        snprintf(why, why_size, "its GPU work was still running %u ms after its answer", timeout_ms);
+        snprintf(why, why_size, "its GPU work was still running %u ms after its answer. A function "
+                 "must finish its GPU work before it returns: look for a kernel that never ends, "
+                 "or work left on a stream the function does not wait for", timeout_ms);
         return false;
     }
     if (result != 0) {
@@ -558,28 +596,25 @@ static bool exchange(enum crossing_target target, struct connection *worker,
         crossing.unkept_shapes_overflowed = false;
     }
     worker->traceable = sent.traceable;
-    /* The clock starts before anything of the request can run on the GPU. A held worker is
-     * resumed and handed its request first: its CUDA calls wait for the unlock, which comes
-     * once it has taken the request (WIRE_TAKEN) and the clock runs, so that the calls and any
-     * other thread of its process start together, none before the clock and none ahead of the
-     * calls. (Unlocked first, a thread of the code under test could launch its work on the
-     * inputs it was handed before, already made, while the request was still on its way.) A
-     * worker not held can run CUDA as soon as it is resumed: the clock starts before. */
+    /* The clock starts while the worker is stopped: nothing of its process runs before it,
+     * whatever that process does once resumed (its word WIRE_TAKEN included: it comes from the
+     * code under test's process, so it never starts the clock). A held worker's CUDA calls then
+     * wait for the unlock, which comes only once it has taken the request, so that its calls
+     * and any other thread of its process start on the GPU together, none ahead of the calls.
+     * (Unlocked before its request, a thread of the code under test could launch its work on
+     * the run's inputs, made at addresses it had been handed before, while the request was on
+     * its way.) The resuming, the request and that word are on the clock of every contender
+     * alike. */
     bool held = worker->held;
     struct timespec start, end;
-    if (!held)
-        clock_gettime(CLOCK_MONOTONIC, &start);
+    clock_gettime(CLOCK_MONOTONIC, &start);
     kill(worker->pid, SIGCONT);
     /* A worker that has ended takes nothing: the reply's reading says how it ended. */
     bool sent_whole = wire_send(worker->socket, &sent, sizeof sent) &&
                       wire_send(worker->socket, calls, request->call_count * sizeof *calls);
-    if (held) {
-        /* One that ended instead is not unlocked: the answer's reading says how it ended. */
-        bool taken = sent_whole && receive_taken(target, worker);
-        clock_gettime(CLOCK_MONOTONIC, &start);
-        if (taken)
-            release_worker(worker);
-    }
+    /* One that ended instead is not unlocked: the answer's reading says how it ended. */
+    if (held && sent_whole && receive_taken(target, worker))
+        release_worker(worker);
     crossing.request_sent = start;
     crossing.request_notes = 0;
     bool answered = receive_answer(target, worker, reply);
