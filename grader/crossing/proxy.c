@@ -528,12 +528,15 @@ bool crossing_hold_worker(enum crossing_target target, unsigned int timeout_ms, 
     kill(worker->pid, SIGCONT);
     struct process_lock_arguments arguments = {.timeout_ms = timeout_ms};
     int result = lock(worker->pid, &arguments);
+    /* Asked while it runs, as the lock is (whether the driver answers for a stopped process is
+     * not known here, and a call that waited for it would hang the test): still locked, it has
+     * no GPU work running (the lock waits for it) and can start none. Code that lifted the lock
+     * on its own process at once, to leave a kernel waiting for the next inputs, is found here;
+     * whether a process can do that at all, and so whether the moment between this question and
+     * the stop matters, is not known yet (docs/maintainers.md). */
+    int locked = result == 0 ? driver_says_locked(worker->pid) : -1;
     stop_worker(worker);
-    /* Stopped now, it cannot change its state until its next request, which starts the clock
-     * first. Locked here, it has no GPU work running (the lock waits for it) and can start none:
-     * code of the worker's that unlocked its own process between the lock and the stop, and
-     * left a kernel waiting for the next inputs, is found here. */
-    if (result == 0 && driver_says_locked(worker->pid) == 0) {
+    if (locked == 0) {
         snprintf(why, why_size, "it was no longer locked once stopped: code in it changed the "
                  "driver's lock on its own process, which code under test may not do");
         return false;
