@@ -484,7 +484,8 @@ static int driver_says_locked(pid_t pid)
     static process_state_call *get_state;
     static bool looked_up;
     if (!looked_up) {
-        get_state = (process_state_call *)cuda_driver_function("cuCheckpointProcessGetState", 12080);
+        get_state =
+            (process_state_call *)cuda_driver_function("cuCheckpointProcessGetState", 12080);
         looked_up = true;
     }
     int state = -1;
@@ -537,8 +538,8 @@ bool crossing_hold_worker(enum crossing_target target, unsigned int timeout_ms, 
     int locked = result == 0 ? driver_says_locked(worker->pid) : -1;
     stop_worker(worker);
     if (locked == 0) {
-        snprintf(why, why_size, "it was no longer locked once stopped: code in it changed the "
-                 "driver's lock on its own process, which code under test may not do");
+        snprintf(why, why_size, "it was no longer locked right after the lock: code in it "
+                 "changed the driver's lock on its own process, which code under test may not do");
         return false;
     }
     if (result == DRIVER_NOT_READY) {
