@@ -97,7 +97,6 @@ static struct {
     struct timespec request_sent, first_note, last_note;
     int request_notes;
     double last_gpu_ms; /* crossing_last_request_gpu_ms: the references' alone, else negative */
-    bool time_on_gpu;   /* crossing_batch_run_timed_on_gpu's batch is being sent */
 } crossing;
 
 /* Every process of a grader (Criterion's runner, each test process) cannot be read or traced
@@ -282,11 +281,9 @@ static void retell_traceable(enum crossing_target target)
     struct wire_reply reply;
     /* A held worker is unlocked first, while it is still traceable: a grader not run as root
      * could not unlock it once this request has made it untraceable. It runs no code under
-     * test (a retold worker is the references'), and it is held again before its next run. */
-    if (worker->held) {
-        kill(worker->pid, SIGCONT);
-        release_worker(worker);
-    }
+     * test (a retold worker is the references'), and it is held again before its next run.
+     * Unheld, it is left as it is. */
+    release_worker(worker);
     /* A worker that has ended is traced by nobody; its next call says how it ended. */
     (void)exchange(target, worker, &request, NULL, &reply, NULL);
 }
@@ -561,6 +558,7 @@ static void release_worker(struct connection *worker)
 {
     if (!worker->held)
         return;
+    kill(worker->pid, SIGCONT);
     struct process_lock_arguments arguments = {0};
     process_lock_call *unlock = process_lock_function("cuCheckpointProcessUnlock");
     int result = unlock ? unlock(worker->pid, &arguments) : -1;
@@ -594,7 +592,7 @@ static bool exchange(enum crossing_target target, struct connection *worker,
     }
     struct wire_request sent = *request;
     sent.traceable = may_be_traceable(target);
-    sent.time_on_gpu = crossing.time_on_gpu && target == CROSSING_REFERENCE;
+    sent.time_on_gpu = request->time_on_gpu && target == CROSSING_REFERENCE;
     if (target == CROSSING_STUDENT && request->call_count > 0) { /* this request's told anew */
         crossing.launch_count = crossing.launch_total = crossing.unkept_shape_count = 0;
         crossing.unkept_shapes_overflowed = false;
@@ -633,21 +631,21 @@ static bool exchange(enum crossing_target target, struct connection *worker,
 }
 
 /* Sends calls to their worker and waits for its answer. A failure ends the test here. */
-static void run_calls(struct crossing_call *calls, int count, struct wire_reply *reply,
-                      double *elapsed_ms)
+static void run_calls(struct crossing_call *calls, int count, bool time_on_gpu,
+                      struct wire_reply *reply, double *elapsed_ms)
 {
     enum crossing_target target = calls[0].target;
     struct connection *worker = connection_to(target);
     finish_own_device_work();
     struct wire_request request = {.magic = WIRE_MAGIC, .call_count = (uint32_t)count,
-                                   .shared_bytes = worker->shared_size};
+                                   .shared_bytes = worker->shared_size,
+                                   .time_on_gpu = time_on_gpu};
     if (target == CROSSING_STUDENT)
         for (int k = 0; k < crossing.skipped_count; k++)
             snprintf(request.skipped[request.skipped_count++], WIRE_KERNEL_NAME_SIZE, "%s",
                      crossing.skipped[k]);
     bool answered = exchange(target, worker, &request, calls, reply, elapsed_ms);
-    if (!crossing.batching) /* a call run while a batch is made keeps the batch's host memory */
-        worker->shared_used = 0;
+    worker->shared_used = 0; /* no call runs while a batch is made (crossing_call_end) */
     if (!answered) {
         char how[256];
         describe_end(worker, how, sizeof how);
@@ -881,7 +879,7 @@ void crossing_call_end(struct crossing_call *call, void *result, size_t result_s
         return;
     }
     struct wire_reply reply;
-    run_calls(call, 1, &reply, NULL);
+    run_calls(call, 1, false, &reply, NULL);
     if (result_size)
         memcpy(result, reply.result, result_size);
 }
@@ -892,25 +890,27 @@ void crossing_batch_begin(void)
     crossing.pending_count = 0;
 }
 
-double crossing_batch_run(void)
+static double run_batch(bool time_on_gpu)
 {
     crossing.batching = false;
     cr_assert(crossing.pending_count > 0, "crossing: an empty batch");
     struct wire_reply reply;
     double elapsed_ms = 0.0;
-    run_calls(crossing.pending, crossing.pending_count, &reply, &elapsed_ms);
+    run_calls(crossing.pending, crossing.pending_count, time_on_gpu, &reply, &elapsed_ms);
     crossing.pending_count = 0;
     return elapsed_ms;
+}
+
+double crossing_batch_run(void)
+{
+    return run_batch(false);
 }
 
 double crossing_batch_run_timed_on_gpu(void)
 {
     cr_assert(crossing_batch_target() == CROSSING_REFERENCE, "grader defect: a batch timed on the "
               "GPU goes to the references' worker alone");
-    crossing.time_on_gpu = true;
-    double elapsed_ms = crossing_batch_run();
-    crossing.time_on_gpu = false;
-    return elapsed_ms;
+    return run_batch(true);
 }
 
 bool crossing_last_request_launch_times(double *first_ms, double *last_ms)

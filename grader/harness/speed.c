@@ -387,7 +387,8 @@ static void run_phase(struct phase_memory *memory, const struct timed_contender 
             gpu_samples[m][k] = -1.0;
             if (members[m]->student || members[m]->on_host)
                 continue;
-            uint64_t seed = run_seed(grading_seed, contender[m], input, first_run + timed_runs + 1 + k);
+            uint64_t seed =
+                run_seed(grading_seed, contender[m], input, first_run + timed_runs + 1 + k);
             bool right = true;
             (void)timed_run(memory, members[m], is_copy[m], calls[m], seed, &right, shown[m], NULL,
                             &gpu_samples[m][k]);
