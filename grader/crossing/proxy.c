@@ -164,8 +164,6 @@ static bool receive_answer(enum crossing_target target, struct connection *worke
 {
     uint32_t kind = 0;
     while (wire_receive(worker->socket, &kind, sizeof kind)) {
-        if (kind == WIRE_TAKEN) /* a worker not held sends it as its work starts */
-            continue;
         if (kind == WIRE_ANSWER) {
             reply->kind = kind;
             return wire_receive(worker->socket, (unsigned char *)reply + sizeof kind,
@@ -187,19 +185,6 @@ static bool receive_answer(enum crossing_target target, struct connection *worke
     return false;
 }
 
-/* Waits until a held worker has taken its request: true then; false when it has ended first.
- * Nothing else may come before (a held worker's CUDA calls cannot run yet). */
-static bool receive_taken(enum crossing_target target, struct connection *worker)
-{
-    uint32_t kind = 0;
-    if (!wire_receive(worker->socket, &kind, sizeof kind))
-        return false;
-    cr_assert(kind == WIRE_TAKEN, "the process running %s wrote on the grader's socket before "
-              "its worker took the request: code under test may not write there",
-              worker_roles[target]);
-    return true;
-}
-
 static void start_worker(enum crossing_target target, struct connection *worker)
 {
     const char *program = getenv(worker_variables[target]);
@@ -212,6 +197,16 @@ static void start_worker(enum crossing_target target, struct connection *worker)
     int ends[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
         machine_problem("cannot make a socket to %s: %s", worker_roles[target], strerror(errno));
+    /* A request is written whole while its worker is stopped (exchange): the socket must hold
+     * the largest, or the write would wait for a worker that cannot read. */
+    int buffer = 2 * (int)WIRE_LARGEST_REQUEST, buffer_bytes = 0;
+    socklen_t buffer_size = sizeof buffer_bytes;
+    if (setsockopt(ends[0], SOL_SOCKET, SO_SNDBUF, &buffer, sizeof buffer) != 0 ||
+        getsockopt(ends[0], SOL_SOCKET, SO_SNDBUF, &buffer_bytes, &buffer_size) != 0 ||
+        buffer_bytes < buffer)
+        machine_problem("the socket to %s cannot hold a whole request (%s; raise "
+                        "net.core.wmem_max)", worker_roles[target],
+                        buffer_bytes > 0 ? "its buffer is too small" : strerror(errno));
     /* Sealed so that it cannot shrink (a worker that shrank it would make this process fault
      * reading it) and takes no further seal (one against growing would stop this process). */
     int shared_memory = memfd_create("crossing", MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -526,12 +521,13 @@ bool crossing_hold_worker(enum crossing_target target, unsigned int timeout_ms, 
     kill(worker->pid, SIGCONT);
     struct process_lock_arguments arguments = {.timeout_ms = timeout_ms};
     int result = lock(worker->pid, &arguments);
-    /* Asked while it runs, as the lock is (whether the driver answers for a stopped process is
-     * not known here, and a call that waited for it would hang the test): still locked, it has
-     * no GPU work running (the lock waits for it) and can start none. Code that lifted the lock
-     * on its own process at once, to leave a kernel waiting for the next inputs, is found here;
-     * whether a process can do that at all, and so whether the moment between this question and
-     * the stop matters, is not known yet (docs/maintainers.md). */
+    /* Asked while it runs, as the lock is: the driver does not answer for a stopped process
+     * (it waited past 5 s on an H100, docs/results/h100/process-lock-probes-2026-11-28.log).
+     * Still locked, it has no GPU work running (the lock waits for it) and can start none. A
+     * process can lift the driver's lock on itself (the same log): code that did so at once, to
+     * leave a kernel waiting for the next inputs, is found here, or at its next run's unlock
+     * (release_worker); the moment between this question and the stop stays open
+     * (docs/maintainers.md). */
     int locked = result == 0 ? driver_says_locked(worker->pid) : -1;
     stop_worker(worker);
     if (locked == 0) {
@@ -562,10 +558,16 @@ static void release_worker(struct connection *worker)
     struct process_lock_arguments arguments = {0};
     process_lock_call *unlock = process_lock_function("cuCheckpointProcessUnlock");
     int result = unlock ? unlock(worker->pid, &arguments) : -1;
+    const char *role = worker_roles[worker == &crossing.workers[CROSSING_STUDENT]
+                                        ? CROSSING_STUDENT
+                                        : CROSSING_REFERENCE];
+    /* Not locked any more: the process lifted the lock itself after the hold's question. */
+    cr_assert(result == 0 || driver_says_locked(worker->pid) != 0,
+              "the process running %s was no longer locked when its run began: code in it "
+              "changed the driver's lock on its own process, which code under test may not do",
+              role);
     cr_assert(result == 0, "the CUDA driver could not unlock the process running %s (CUresult "
-              "%d)", worker_roles[worker == &crossing.workers[CROSSING_STUDENT] ? CROSSING_STUDENT
-                                                                               : CROSSING_REFERENCE],
-              result);
+              "%d)", role, result);
     worker->held = false;
 }
 
@@ -598,24 +600,25 @@ static bool exchange(enum crossing_target target, struct connection *worker,
         crossing.unkept_shapes_overflowed = false;
     }
     worker->traceable = sent.traceable;
-    /* The clock starts while the worker is stopped: nothing of its process runs before it,
-     * whatever that process does once resumed (its word WIRE_TAKEN included: it comes from the
-     * code under test's process, so it never starts the clock). A held worker's CUDA calls then
-     * wait for the unlock, which comes only once it has taken the request, so that its calls
-     * and any other thread of its process start on the GPU together, none ahead of the calls.
-     * (Unlocked before its request, a thread of the code under test could launch its work on
+    /* The request is written while the worker is stopped, and the clock starts before the
+     * worker is resumed: nothing of its process runs off the clock, whatever it does once
+     * resumed. It finds the request waiting. A held worker is then unlocked at once: its calls
+     * and any other thread of its process start on the GPU together, none ahead of the calls
+     * (unlocked before its request, a thread of the code under test could launch its work on
      * the run's inputs, made at addresses it had been handed before, while the request was on
-     * its way.) The resuming, the request and that word are on the clock of every contender
-     * alike. */
+     * its way). No word from the worker is waited for before the unlock: with one (5415c4a to
+     * f0b11dd), a round trip between two processes more on every contender's clock, the
+     * reference graded as itself read 0.958-1.065 on an H100, against 0.985-1.016 before
+     * (docs/results/h100/ratio-sweep-f0b11dd-2026-11-28.md). */
     bool held = worker->held;
-    struct timespec start, end;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    kill(worker->pid, SIGCONT);
     /* A worker that has ended takes nothing: the reply's reading says how it ended. */
     bool sent_whole = wire_send(worker->socket, &sent, sizeof sent) &&
                       wire_send(worker->socket, calls, request->call_count * sizeof *calls);
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    kill(worker->pid, SIGCONT);
     /* One that ended instead is not unlocked: the answer's reading says how it ended. */
-    if (held && sent_whole && receive_taken(target, worker))
+    if (held && sent_whole)
         release_worker(worker);
     crossing.request_sent = start;
     crossing.request_notes = 0;

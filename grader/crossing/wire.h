@@ -43,6 +43,10 @@ struct wire_request {
     uint32_t time_on_gpu;
 };
 
+/* A request with the most calls it may carry. */
+#define WIRE_LARGEST_REQUEST                                                                  \
+    (sizeof(struct wire_request) + WIRE_MAX_CALLS * sizeof(struct crossing_call))
+
 enum wire_status {
     WIRE_RETURNED,     /* every call returned and the device is idle */
     WIRE_CUDA_ERROR,   /* message: the CUDA call that failed and CUDA's message */
@@ -53,14 +57,12 @@ enum wire_status {
                           default stream does not wait for */
 };
 
-/* What the worker writes on the socket while it serves a request: that it has taken the request
- * (before any CUDA call of it), a note of each kernel launch, sent by the launch's own wrap as
- * the launch returns, then one answer. What the test process
+/* What the worker writes on the socket while it serves a request: a note of each kernel launch,
+ * sent by the launch's own wrap as the launch returns, then one answer. What the test process
  * knows of the launches comes from these notes alone, read as they arrive: nothing in the
  * worker's memory, which the code under test can change, is read back for it. Every message
  * starts with its kind. */
 enum wire_message_kind {
-    WIRE_TAKEN = 0x6B6F6F74u,       /* "took": the request is read, nothing of it has run */
     WIRE_LAUNCH_NOTE = 0x6E75616Cu, /* "laun" */
     WIRE_ANSWER = 0x77736E61u,      /* "answ" */
 };

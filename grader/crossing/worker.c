@@ -517,12 +517,6 @@ int main(int argc, char **argv)
         }
         if (!wire_receive(WIRE_SOCKET_FD, worker.calls, request.call_count * sizeof *worker.calls))
             return 0;
-        /* A held worker's CUDA calls wait until the test process unlocks it, which it does only
-         * once it has this word (its clock runs from before this process was resumed): the
-         * calls and every other thread of this process start on the GPU together. */
-        const uint32_t taken = WIRE_TAKEN;
-        if (!wire_send(WIRE_SOCKET_FD, &taken, sizeof taken))
-            return 0;
         worker.request = &request;
         serve(&request);
         worker.request = NULL;
