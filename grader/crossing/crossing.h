@@ -106,6 +106,9 @@ double crossing_batch_run(void);
  * to the first is the worker's waking and its first CUDA call; from the last to the answer, the
  * wait for the device. */
 bool crossing_last_request_launch_times(double *first_ms, double *last_ms);
+/* When, after the last request was sent, the driver's unlock of its held worker returned (ms;
+ * negative where the worker was not held): the unlock's share of a run's fixed cost. */
+double crossing_last_request_unlocked_ms(void);
 /* crossing_batch_run for a batch of the references' worker that its worker also times on the GPU,
  * by CUDA events around the calls: for a run that is not scored (the events cost time). */
 double crossing_batch_run_timed_on_gpu(void);

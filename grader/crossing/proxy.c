@@ -93,9 +93,10 @@ static struct {
     int result_counter_count;
     int result_counter_starts[MAX_RESULT_HASHES + 1]; /* each hash's first counter */
     struct host_block guarded[MAX_GUARDED_BLOCKS];
-    /* The last request's clock (crossing_last_request_launch_times). */
-    struct timespec request_sent, first_note, last_note;
+    /* The last request's clock (crossing_last_request_launch_times, ..._unlocked_ms). */
+    struct timespec request_sent, first_note, last_note, unlocked;
     int request_notes;
+    bool request_unlocked;
     double last_gpu_ms; /* crossing_last_request_gpu_ms: the references' alone, else negative */
 } crossing;
 
@@ -618,8 +619,11 @@ static bool exchange(enum crossing_target target, struct connection *worker,
     clock_gettime(CLOCK_MONOTONIC, &start);
     kill(worker->pid, SIGCONT);
     /* One that ended instead is not unlocked: the answer's reading says how it ended. */
-    if (held && sent_whole)
+    crossing.request_unlocked = held && sent_whole;
+    if (crossing.request_unlocked) {
         release_worker(worker);
+        clock_gettime(CLOCK_MONOTONIC, &crossing.unlocked);
+    }
     crossing.request_sent = start;
     crossing.request_notes = 0;
     bool answered = receive_answer(target, worker, reply);
@@ -923,6 +927,13 @@ bool crossing_last_request_launch_times(double *first_ms, double *last_ms)
     *first_ms = milliseconds_between(&crossing.request_sent, &crossing.first_note);
     *last_ms = milliseconds_between(&crossing.request_sent, &crossing.last_note);
     return true;
+}
+
+double crossing_last_request_unlocked_ms(void)
+{
+    return crossing.request_unlocked
+               ? milliseconds_between(&crossing.request_sent, &crossing.unlocked)
+               : -1.0;
 }
 
 double crossing_trusted_gpu_ms(enum crossing_target target, bool answered, uint32_t call_count,

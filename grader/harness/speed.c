@@ -260,12 +260,13 @@ static double step_ms[STEPS];
 static const char *const step_names[STEPS] = {"hold", "prepare", "clean", "queue", "request",
                                               "verify"};
 
-/* GRADE_SPEED_TRACE: a GPU run's request in parts, in ms from the request: when its first and
- * its last launch were told (-1: it launched nothing, as the copy), its answer came, and its
- * results were read (the run's time). */
-enum request_part { FIRST_LAUNCH, LAST_LAUNCH, ANSWERED, READ, REQUEST_PARTS };
-static const char *const request_part_names[REQUEST_PARTS] = {"first launch", "last launch",
-                                                              "answer", "read"};
+/* GRADE_SPEED_TRACE: a GPU run's request in parts, in ms from the request: when the driver's
+ * unlock of its worker returned (-1: not held), when its first and its last launch were told
+ * (-1: it launched nothing, as the copy), its answer came, and its results were read (the run's
+ * time). */
+enum request_part { UNLOCKED, FIRST_LAUNCH, LAST_LAUNCH, ANSWERED, READ, REQUEST_PARTS };
+static const char *const request_part_names[REQUEST_PARTS] = {"unlocked", "first launch",
+                                                              "last launch", "answer", "read"};
 struct request_parts {
     double ms[REQUEST_PARTS];
 };
@@ -322,7 +323,8 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         elapsed = request_ms + (now_ms() - answered);
         step_ms[STEP_VERIFY] += now_ms() - answered;
         if (parts) {
-            *parts = (struct request_parts){{-1.0, -1.0, request_ms, elapsed}};
+            *parts = (struct request_parts){
+                {crossing_last_request_unlocked_ms(), -1.0, -1.0, request_ms, elapsed}};
             (void)crossing_last_request_launch_times(&parts->ms[FIRST_LAUNCH],
                                                      &parts->ms[LAST_LAUNCH]);
         }
