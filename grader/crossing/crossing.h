@@ -106,6 +106,10 @@ double crossing_batch_run(void);
  * to the first is the worker's waking and its first CUDA call; from the last to the answer, the
  * wait for the device. */
 bool crossing_last_request_launch_times(double *first_ms, double *last_ms);
+/* The time since the last request's clock started (before its worker was resumed), in ms: a
+ * timed run ends its clock with this once it has read the run's results, so that nothing from
+ * the worker's resuming to the reading is off the clock. */
+double crossing_ms_since_last_request(void);
 /* When, after the last request was sent, the driver's unlock of its held worker returned (ms;
  * negative where the worker was not held): the unlock's share of a run's fixed cost. */
 double crossing_last_request_unlocked_ms(void);
@@ -167,8 +171,11 @@ int crossing_result_counters(const double **counters, const int **starts);
 
 /* Holds a worker between two timed runs: waits until every piece of its GPU work has finished
  * and keeps it from starting more (the CUDA driver's process lock, cuCheckpointProcessLock,
- * asked by this process: nothing in the worker's reach), for up to timeout_ms. Its next request
- * releases it just before its clock starts. False, with why, when its work was still running
+ * asked by this process), for up to timeout_ms. The driver carries the lock out through a
+ * thread of its own inside the worker, in the code under test's reach: the hold keeps honest
+ * code and plain tricks from working between runs, not code that rewrites the driver in its
+ * own process (docs/maintainers.md, "The clock and the process lock"). Its next request
+ * releases it once its clock has started. False, with why, when its work was still running
  * then, or when this driver cannot lock a process (crossing_can_hold_workers). */
 bool crossing_hold_worker(enum crossing_target target, unsigned int timeout_ms, char *why,
                           size_t why_size);

@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -615,6 +616,14 @@ static bool exchange(enum crossing_target target, struct connection *worker,
     /* A worker that has ended takes nothing: the reply's reading says how it ended. */
     bool sent_whole = wire_send(worker->socket, &sent, sizeof sent) &&
                       wire_send(worker->socket, calls, request->call_count * sizeof *calls);
+    if (!sent_whole && worker->ended_status == -1) {
+        int status;
+        if (waitpid(worker->pid, &status, WNOHANG) == worker->pid)
+            worker->ended_status = status;
+        else /* alive, and its end of the socket shut: a held worker stays held, unlocked never */
+            cr_assert_fail("the process running %s stopped taking the grader's requests: code "
+                           "under test may not touch the grader's socket", worker_roles[target]);
+    }
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
     kill(worker->pid, SIGCONT);
@@ -627,11 +636,15 @@ static bool exchange(enum crossing_target target, struct connection *worker,
     crossing.request_sent = start;
     crossing.request_notes = 0;
     bool answered = receive_answer(target, worker, reply);
-    clock_gettime(CLOCK_MONOTONIC, &end);
     crossing.last_gpu_ms = crossing_trusted_gpu_ms(target, answered, request->call_count,
                                                    answered ? reply->gpu_ms : -1.0);
+    /* The stop is on the clock: code under test can delay it (a thread of it in a system call
+     * that a stop waits for), and off the clock that delay would let its GPU work go on
+     * untimed after an early answer. The clock runs on through the results' reading
+     * (crossing_ms_since_last_request). */
     if (answered)
         stop_worker(worker);
+    clock_gettime(CLOCK_MONOTONIC, &end);
     if (elapsed_ms)
         *elapsed_ms = milliseconds_between(&start, &end);
     return answered;
@@ -843,6 +856,13 @@ void crossing_put_host(struct crossing_call *call, int index, const void *pointe
     uint64_t end = region + before + bytes + after;
     if (end > worker->shared_size || worker->shared_size == 0) {
         uint64_t size = (end + (1u << 20)) & ~(uint64_t)((1u << 20) - 1);
+        /* Sealed against shrinking, not growing: a worker that grew it would have the resize
+         * below fail, which is the code under test's doing, not the machine's. */
+        struct stat shared_status;
+        cr_assert(fstat(worker->shared_memory, &shared_status) != 0 ||
+                      (uint64_t)shared_status.st_size <= worker->shared_size,
+                  "the process running %s changed the size of the memory it shares with the "
+                  "grader: code under test may not", worker_roles[call->target]);
         if (ftruncate(worker->shared_memory, (off_t)size) != 0)
             machine_problem("cannot make %s bytes of memory shared with the worker: %s",
                             "that many", strerror(errno));
@@ -927,6 +947,13 @@ bool crossing_last_request_launch_times(double *first_ms, double *last_ms)
     *first_ms = milliseconds_between(&crossing.request_sent, &crossing.first_note);
     *last_ms = milliseconds_between(&crossing.request_sent, &crossing.last_note);
     return true;
+}
+
+double crossing_ms_since_last_request(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return milliseconds_between(&crossing.request_sent, &now);
 }
 
 double crossing_last_request_unlocked_ms(void)

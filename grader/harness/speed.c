@@ -93,13 +93,25 @@ static size_t result_bytes(const struct speed_workload *workload, int calls)
     return (size_t)calls * workload->result_counters * sizeof(unsigned long long);
 }
 
+/* A size the driver gives a block of its own (whole 2 MiB pages): a small allocation may share
+ * a block with another, and CUDA IPC maps a worker the whole block of what it is handed. The
+ * expected answers sit on the GPU while the inputs are made, where a kernel the code under test
+ * left running (no lock between runs, memory of its own each run) could read them through a
+ * results buffer in the same block. */
+static size_t block_of_its_own(size_t bytes)
+{
+    const size_t page = (size_t)2 << 20;
+    return (bytes + page - 1) / page * page;
+}
+
 static void allocate_phase_memory(struct phase_memory *memory)
 {
     const struct speed_workload *workload = memory->workload;
     if (workload->elements) {
         CUDA_CHECK(cudaMalloc(&memory->d_inputs, (size_t)(memory->calls * memory->stride)));
         CUDA_CHECK(cudaMalloc((void **)&memory->d_copy, (size_t)memory->stride));
-        CUDA_CHECK(cudaMalloc((void **)&memory->d_expected, result_bytes(workload, memory->calls)));
+        CUDA_CHECK(cudaMalloc((void **)&memory->d_expected,
+                              block_of_its_own(result_bytes(workload, memory->calls))));
     }
 }
 
@@ -320,7 +332,7 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
          * before the work ended (the worker's wait switched off from inside it) overlap the
          * work with the readings, and gain the time of the wait. */
         *right = read_results(memory, contender, &run, is_copy);
-        elapsed = request_ms + (now_ms() - answered);
+        elapsed = crossing_ms_since_last_request(); /* one clock, from before the resuming */
         step_ms[STEP_VERIFY] += now_ms() - answered;
         if (parts) {
             *parts = (struct request_parts){
