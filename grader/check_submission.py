@@ -529,21 +529,54 @@ def unquoted(line):
     return bytes(out)
 
 
+def is_quad_line(line):
+    """Whether a line is one of the fatbinary's .quad lines: words of hexadecimal alone."""
+    if not line.startswith(b".quad 0x"):
+        return False
+    words = [word.strip(b" ") for word in line[len(b".quad "):].split(b",")]
+    return all(len(word) > 2 and word[:2] == b"0x" and
+               all(c in b"0123456789abcdef" for c in word[2:]) for word in words)
+
+
+# nvcc's fatbinary, as its first #APP region begins: the section, then these lines in this order
+# (the .quad lines one or more), then .text; what follows .text in the region is gcc's.
+FATBINARY_HEAD = (b'.section .nv_fatbin, "a"', b".align 8", b"fatbinData:")
+
+
 def scan_assembly(assembly):
     """Whether the host assembly has inline assembly, and the directives it must not have."""
-    regions, first, inline, found = 0, False, False, []
+    regions, inline, found = 0, False, []
+    step = None  # in the first region: how much of nvcc's fatbinary has been read; None: done
     for line in lines_of(assembly):
         if line.startswith(b"#APP"):
             regions += 1
-            first = True
+            if regions > 1:
+                inline = True  # any asm but nvcc's, top-level or in a function, is the lab's
+            step = 0 if regions == 1 else None
             continue
         if line.startswith(b"#NO_APP"):
-            first = False
+            if step is not None:
+                inline = True  # the region ended before nvcc's fatbinary did
+            step = None
             continue
-        if first and line.strip(b" \t"):
-            if regions > 1 or line.strip(b" \t") != b'.section .nv_fatbin, "a"':
+        stripped = line.strip(b" \t")
+        if step is not None and stripped:
+            # The lab's top-level asm comes before nvcc's, in the same region: whatever it
+            # begins with, the region is nvcc's only if it is nvcc's fatbinary line by line (a
+            # second fatbinData label would not assemble).
+            if step < len(FATBINARY_HEAD):
+                if stripped != FATBINARY_HEAD[step]:
+                    inline = True
+                    step = None
+                else:
+                    step += 1
+            elif is_quad_line(stripped):
+                step += 1
+            elif stripped == b".text" and step > len(FATBINARY_HEAD):
+                step = None
+            else:
                 inline = True
-            first = False
+                step = None
         lower = unquoted(line).lower()
         for word in DIRECTIVES:
             if word in found:
@@ -641,6 +674,24 @@ def section_table(listing):
         fields = words(line[found.start():])
         table.append((line[:found.start()], fields[0], fields[5] if len(fields) == 9 else ""))
     return table
+
+
+# nvcc's device-code sections, and the one symbol nvcc puts in each (the fatbinary's label, its
+# descriptor: a source's own static of that name would clash with nvcc's).
+NVCC_SECTIONS = {".nv_fatbin": "fatbinData", ".nvFatBinSegment": "_ZL15__fatDeviceText"}
+
+
+def section_names_by_index(listing):
+    """readelf -S's section names by their index."""
+    import re
+    names = {}
+    for line in lines_of(listing):
+        prefix = re.match(r" *\[ *([0-9]+)\] ", line)
+        if prefix:
+            found = re.search(r" +[A-Z][A-Z0-9_+]* +[0-9a-f]+ [0-9a-f]+ [0-9a-f]+ [0-9a-f]+ ", line)
+            rest = line[prefix.end():]
+            names[int(prefix.group(1))] = rest[:found.start() - prefix.end()] if found else rest
+    return names
 
 
 def host_functions(disassembly):
@@ -977,6 +1028,21 @@ def object_check(object_path, source):
                 or (when == "not-global" and bind != "GLOBAL"):
             continue
         problems.append(f"{source}: defines {name} for the whole program, which a lab may not (make it static)")
+
+    # (e) Nothing of the source's in nvcc's device-code sections (a second fatbinary there, a
+    # decoy for the technique check's reading of the machine code), and no data in a code
+    # section: bytes under a data symbol in .text.<name> run when called, and objdump does not
+    # disassemble them for (c).
+    section_names = section_names_by_index(sections)
+    for line in lines_of(symbols):
+        f = words(line) + [""] * 8
+        if not re.fullmatch(r"[0-9]+:", f[0]) or not f[6].isdigit() or f[3] in ("SECTION", "FILE"):
+            continue
+        section, name, kind = section_names.get(int(f[6]), ""), f[7] or "an unnamed symbol", f[3]
+        if section in NVCC_SECTIONS and NVCC_SECTIONS[section] != f[7]:
+            problems.append(f"{source}: puts {name} in nvcc's section {section}, which a lab may not do")
+        elif section in executable and kind not in ("FUNC", "NOTYPE"):
+            problems.append(f"{source}: puts data ({name}) in its code section {section}, which a lab may not do")
 
     if not problems:
         sys.exit(0)
