@@ -324,12 +324,7 @@ class Grader:
             why = self.machine_checked
         if why:
             raise MachineBroken(why)
-        # The submission made its own grading say so (by using up the processes a grading may
-        # start, say, so that its tests could not start theirs): its tests that did not run are
-        # its failures, at 0 points, and its grade is handed on as any failing one.
         line["problems"].append("this machine graded the lab's skeleton: the fault is the submission's")
-        line["verdict"] = "failed"
-        line["tests_not_run_by_the_submission"] = True
 
     def grade_as(self, uid, source, folder, line, no_timing):
         o, lab, short = self.o, self.o.lab, self.o.short

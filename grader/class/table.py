@@ -30,8 +30,6 @@ def grade_to_hand_on(line):
     its grade; a build that failed is one, whatever it left unrun."""
     if line is None or line.get("score") is None or line.get("verdict") in NO_GRADE_VERDICTS:
         return False
-    if line.get("tests_not_run_by_the_submission"):
-        return True  # this machine graded the skeleton: the submission kept its tests from running
     return not (line.get("verdict") == "failed" and line.get("tests_not_run"))
 
 

@@ -617,12 +617,18 @@ static bool exchange(enum crossing_target target, struct connection *worker,
     bool sent_whole = wire_send(worker->socket, &sent, sizeof sent) &&
                       wire_send(worker->socket, calls, request->call_count * sizeof *calls);
     if (!sent_whole && worker->ended_status == -1) {
+        /* A process killed while stopped closes its socket a moment before it can be reaped. */
         int status;
-        if (waitpid(worker->pid, &status, WNOHANG) == worker->pid)
-            worker->ended_status = status;
-        else /* alive, and its end of the socket shut: a held worker stays held, unlocked never */
-            cr_assert_fail("the process running %s stopped taking the grader's requests: code "
-                           "under test may not touch the grader's socket", worker_roles[target]);
+        for (int tries = 0; tries < 20 && worker->ended_status == -1; tries++) {
+            if (waitpid(worker->pid, &status, WNOHANG) == worker->pid)
+                worker->ended_status = status;
+            else
+                nanosleep(&(struct timespec){.tv_nsec = 5000000}, NULL);
+        }
+        /* Alive, and its end of the socket shut: a held worker would stay held, unlocked never. */
+        cr_assert(worker->ended_status != -1, "the process running %s stopped taking the "
+                  "grader's requests: code under test may not touch the grader's socket",
+                  worker_roles[target]);
     }
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);

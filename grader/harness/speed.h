@@ -16,8 +16,9 @@
  *   it or another function gave. Every contender's inputs of one kind come from the same
  *   generator and are made by the same steps, so identical code faces the same work.
  * - The grader's clock and the grader's eyes. A run's time runs from the moment its stopped
- *   worker is resumed with its request (kept from the GPU until it has taken it: crossing.h) to
- *   the moment this process has read back every call's result, once, right after the answer. A
+ *   worker is resumed, its request already waiting (unlocked right after: crossing.h), to the
+ *   moment this process has read back every call's result, once, right after the answer and
+ *   the worker's stop. A
  *   result not right then counts the run as wrong: a function's work is done when it returns, so
  *   a worker that answers before its work is done (its wait switched off from inside) fails.
  *   Nothing else runs in a scored run: the reference's kernels-alone time comes from runs of

@@ -212,8 +212,6 @@ def check_class_keeps_earlier_runs():
              ({"verdict": "no file", "score": 0, "tests_not_run": 9}, True),
              ({"verdict": "not graded on a GPU", "score": 2, "tests_not_run": 7}, False),
              ({"verdict": "grading machine broken", "score": 2, "tests_not_run": 1}, False),
-             # the skeleton graded on this machine: the submission kept its tests from running
-             ({"verdict": "failed", "score": 2, "tests_not_run": 3, "tests_not_run_by_the_submission": True}, True),
              ({"verdict": "not graded"}, False), (None, False)]
     wrong = [line for line, want in lines if table.grade_to_hand_on(line) != want]
     tally.check("grade-class: a failure with the GPU tests not run is no grade to hand on",
@@ -1795,7 +1793,7 @@ def check_gradebook(out, label="lab 5", byte_order_mark=False):
         line = read_json(os.path.join(out, "students", entry["id"], "line.json")) or {}
         # A grade only where every test ran: a failure with the GPU tests not run is no grade yet.
         counted = line.get("score") is not None and line.get("verdict") not in ("not graded", "not graded on a GPU", "grading machine broken") \
-            and (line.get("tests_not_run_by_the_submission") or not (line.get("verdict") == "failed" and line.get("tests_not_run")))
+            and not (line.get("verdict") == "failed" and line.get("tests_not_run"))
         want = f"{line['score']:.2f}".rstrip("0").rstrip(".") if counted else "12"
         kept += not counted
         if row[6:] != [want] or row[5] != "7":
