@@ -658,40 +658,32 @@ def read_lists():
     return allow, deny, sections
 
 
-def section_table(listing):
-    """readelf -S's sections: (name, type, flags) (readelf pads the names)."""
+def section_rows(listing):
+    """readelf -S's sections: (index, name, type, flags) (readelf pads the names)."""
     import re
-    table = []
+    rows = []
     for line in lines_of(listing):
-        prefix = re.match(r" *\[ *[0-9]+\] ", line)
+        prefix = re.match(r" *\[ *([0-9]+)\] ", line)
         if not prefix:
             continue
-        line = line[prefix.end():]
+        index, line = int(prefix.group(1)), line[prefix.end():]
         found = re.search(r" +[A-Z][A-Z0-9_+]* +[0-9a-f]+ [0-9a-f]+ [0-9a-f]+ [0-9a-f]+ ", line)
         if not found:
-            table.append((line, "?", ""))
+            rows.append((index, line, "?", ""))
             continue
         fields = words(line[found.start():])
-        table.append((line[:found.start()], fields[0], fields[5] if len(fields) == 9 else ""))
-    return table
+        rows.append((index, line[:found.start()], fields[0], fields[5] if len(fields) == 9 else ""))
+    return rows
+
+
+def section_table(listing):
+    """readelf -S's sections: (name, type, flags)."""
+    return [(name, kind, flags) for _, name, kind, flags in section_rows(listing)]
 
 
 # nvcc's device-code sections, and the one symbol nvcc puts in each (the fatbinary's label, its
 # descriptor: a source's own static of that name would clash with nvcc's).
 NVCC_SECTIONS = {".nv_fatbin": "fatbinData", ".nvFatBinSegment": "_ZL15__fatDeviceText"}
-
-
-def section_names_by_index(listing):
-    """readelf -S's section names by their index."""
-    import re
-    names = {}
-    for line in lines_of(listing):
-        prefix = re.match(r" *\[ *([0-9]+)\] ", line)
-        if prefix:
-            found = re.search(r" +[A-Z][A-Z0-9_+]* +[0-9a-f]+ [0-9a-f]+ [0-9a-f]+ [0-9a-f]+ ", line)
-            rest = line[prefix.end():]
-            names[int(prefix.group(1))] = rest[:found.start() - prefix.end()] if found else rest
-    return names
 
 
 def host_functions(disassembly):
@@ -1033,7 +1025,7 @@ def object_check(object_path, source):
     # decoy for the technique check's reading of the machine code), and no data in a code
     # section: bytes under a data symbol in .text.<name> run when called, and objdump does not
     # disassemble them for (c).
-    section_names = section_names_by_index(sections)
+    section_names = {index: name for index, name, _, _ in section_rows(sections)}
     for line in lines_of(symbols):
         f = words(line) + [""] * 8
         if not re.fullmatch(r"[0-9]+:", f[0]) or not f[6].isdigit() or f[3] in ("SECTION", "FILE"):
