@@ -317,7 +317,7 @@ bench-grade:
 	@python3 bench/grade_times.py --out build/bench
 
 build/unit/unit-tests: $(UNIT_OBJECTS) $(GRADER_COMMON_OBJECTS) $(HARNESS_OBJECTS) build/bench/chart.o \
-                      $(filter-out build/results/records.o,$(RESULTS_OBJECTS))
+                      build/crossing/system_calls.o $(filter-out build/results/records.o,$(RESULTS_OBJECTS))
 	$(NVCC) $(GRADER_LDFLAGS) $^ -o $@ -lcriterion
 
 # One lab built from one source file into build/<role>/<lab>: the student's (labs/), the
