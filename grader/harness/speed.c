@@ -421,6 +421,10 @@ static void print_request_parts(const struct request_parts *parts, int runs)
             values[r] = parts[r].ms[part];
         printf(" %s %.4f", request_part_names[part], median_of(values, (size_t)runs));
     }
+    /* Each run's unlock beside its time: whether the unlock's spread is the runs' spread. */
+    printf(" | unlocked, each run:");
+    for (int r = 0; r < runs; r++)
+        printf(" %.4f", parts[r].ms[UNLOCKED]);
     printf("\n");
     free(values);
 }
