@@ -209,7 +209,10 @@ const char *give_up_system_calls(void)
         return strerror(errno);
     /* On every thread of the process, not the calling one alone: CUDA's own threads, started
      * before this (the driver's, made with the context), run host code of the code under test
-     * where the runtime calls back into it. */
+     * where the runtime calls back into it. A refused call on a thread that blocks SIGSYS (as
+     * such threads may) cannot be answered by the handler: the kernel then ends the process
+     * with SIGSYS, and the call still does not run. No reference's thread made one on an H200
+     * (docs/results/h200/tsync-labs-part-146f14e-2026-11-28.log). */
     long synced = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &filter);
     if (synced > 0)
         return "a thread of the process could not take the system-call filter";

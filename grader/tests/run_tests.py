@@ -79,6 +79,15 @@ def grade(lab, *options, name, timeout=1800, cwd=ROOT):
     return status, read_json(base + ".summary.json"), read_json(base + ".results.json"), base + ".log"
 
 
+def read_text(path):
+    """A file's text ("" where it is missing), its bytes that are not UTF-8 replaced."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            return file.read()
+    except OSError:
+        return ""
+
+
 def mentions(results, summary, text):
     """Whether a test's output in results.json, or a problem in summary.json, holds text."""
     outputs = [test.get("output", "") for test in (results or {}).get("tests", [])]
@@ -1098,6 +1107,12 @@ def part_exploits():
             tally.check(f"{lab} exploit {name}"[:64], "fail", why_not)
             continue
         expect = header(built, "expect")
+        if expect == "no-gain" and not (header(built, "expect-problem") and
+                                        header(built, "expect-ratio-at-least")):
+            tally.check(f"{lab} exploit {name}"[:64], "fail", "a no-gain exploit needs "
+                        "expect-problem (how it is caught) and expect-ratio-at-least (what its "
+                        "code is worth)")
+            continue
         if expect == "known-limit":
             # A trick the kit does not stop, said so in the file and in docs/instructors.md: a
             # reminder in every run, not a pass.
@@ -1140,14 +1155,19 @@ def part_exploits():
             tally.check(label, "skip", "needs a GPU to show")
         elif expect in ("passed-without-gain", "no-gain"):
             # no-gain: a trick whose outcome hangs on timing, caught (failed, naming its problem)
-            # or passed at no gain; either way it buys nothing.
+            # or passed at no gain; either way it buys nothing. Passed, the grading's log must
+            # show that the trick ran (expect-said-if-passed), or a trick that silently did
+            # nothing would pass as one that was stopped.
             ratio = (summary or {}).get("time_ratio")
-            ok = status == 0 and ratio is not None and ratio >= float(at_least or 0.9)
+            said = header(built, "expect-said-if-passed")
+            ran = not said or said in read_text(log)
+            ok = status == 0 and ratio is not None and ratio >= float(at_least or 0.9) and ran
             caught = (expect == "no-gain" and status == 1 and verdict == "failed"
-                      and bool(problem) and mentions(results, summary, problem))
+                      and mentions(results, summary, problem))
             tally.check(label, "pass" if ok or caught else "fail",
                         f"exit {status}, verdict {verdict}, ratio {ratio}"
-                        f"{' (' + repr(problem) + ')' if caught else ''}; log: {log}")
+                        f"{' (' + repr(problem) + ')' if caught else ''}"
+                        f"{'' if ran else ', its log without ' + repr(said)}; log: {log}")
         elif score_at_most is not None and (summary or {}).get("score", 0) > float(score_at_most):
             tally.check(label, "fail", f"score {summary.get('score')}, more than {score_at_most}; log: {log}")
         elif verdict == expect and status == 1 and (not problem or mentions(results, summary, problem)):
