@@ -1,6 +1,7 @@
-"""Reading the JSON files the kit writes (summary.json, results.json, Gradescope's results), in
-the two ways the tests need: leniently, where a missing or unreadable file is an answer of its
-own (None), and strictly, as a strict consumer of a report would read it."""
+"""Reading the JSON files the kit writes (summary.json, results.json, Gradescope's results) and
+its logs' text, in the two ways the tests need: leniently, where a missing or unreadable file is
+an answer of its own (None, or ""), and strictly, as a strict consumer of a report would read
+it."""
 import json
 
 
@@ -11,6 +12,16 @@ def read_json(path):
             return json.load(file)
     except (OSError, ValueError):
         return None
+
+
+def read_text(path):
+    """A file's text, "" where it is missing; bytes that are not UTF-8 replaced (a grading's log
+    holds whatever the code under test printed)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            return file.read()
+    except OSError:
+        return ""
 
 
 def read_text_strictly(path):

@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 sys.path.insert(0, os.path.join(ROOT, "grader"))
 import grade_times  # noqa: E402 (make bench-grade's table, tested here; its GPU probe, used here)
 import labs as lab_manifest  # noqa: E402 (the lab manifest, grader/labs.mk)
-from json_files import read_json  # noqa: E402 (grader/tests: the tests' one way to read JSON)
+from json_files import read_json, read_text  # noqa: E402 (grader/tests: the tests' one way to read files)
 WORK = os.path.join(ROOT, "build", "test")
 PARTS = ("unit cli checks toolkit docs labs limits variants exploits reports dist notebook gradescope class "
          "slurm sanitize").split()
@@ -77,15 +77,6 @@ def grade(lab, *options, name, timeout=1800, cwd=ROOT):
                      "--json", base + ".results.json"], cwd=cwd, timeout=timeout, log=base + ".log")
     grading_seconds.append((time.monotonic() - started, name))
     return status, read_json(base + ".summary.json"), read_json(base + ".results.json"), base + ".log"
-
-
-def read_text(path):
-    """A file's text ("" where it is missing), its bytes that are not UTF-8 replaced."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as file:
-            return file.read()
-    except OSError:
-        return ""
 
 
 def mentions(results, summary, text):
