@@ -275,7 +275,7 @@ static const char *const step_names[STEPS] = {"hold", "prepare", "clean", "queue
 /* GRADE_SPEED_TRACE: a GPU run's request in parts, in ms from the request: when the driver's
  * unlock of its worker returned (-1: not held), when its first and its last launch were told
  * (-1: it launched nothing, as the copy), its answer came and the worker was stopped, and its
- * results were read (the run's time). */
+ * results were read (the run's time, less the unlock where held: its clock starts there). */
 enum request_part { UNLOCKED, FIRST_LAUNCH, LAST_LAUNCH, ANSWERED, READ, REQUEST_PARTS };
 static const char *const request_part_names[REQUEST_PARTS] = {"unlocked", "first launch",
                                                               "last launch", "answer", "read"};
@@ -337,6 +337,10 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         if (parts) {
             *parts = (struct request_parts){
                 {crossing_last_request_unlocked_ms(), -1.0, -1.0, request_ms, elapsed}};
+            if (parts->ms[UNLOCKED] > 0.0) { /* the run's clock started at the unlock */
+                parts->ms[ANSWERED] += parts->ms[UNLOCKED];
+                parts->ms[READ] += parts->ms[UNLOCKED];
+            }
             (void)crossing_last_request_launch_times(&parts->ms[FIRST_LAUNCH],
                                                      &parts->ms[LAST_LAUNCH]);
         }
@@ -421,10 +425,11 @@ static void print_request_parts(const struct request_parts *parts, int runs)
             values[r] = parts[r].ms[part];
         printf(" %s %.4f", request_part_names[part], median_of(values, (size_t)runs));
     }
-    /* Each run's unlock beside its time: whether the unlock's spread is the runs' spread. */
-    printf(" | unlocked, each run:");
+    /* Each run's parts beside its time: which part a slow run's time went to. */
+    printf(" | each run, unlocked/first launch/last launch/answer:");
     for (int r = 0; r < runs; r++)
-        printf(" %.4f", parts[r].ms[UNLOCKED]);
+        printf(" %.3f/%.3f/%.3f/%.3f", parts[r].ms[UNLOCKED], parts[r].ms[FIRST_LAUNCH],
+               parts[r].ms[LAST_LAUNCH], parts[r].ms[ANSWERED]);
     printf("\n");
     free(values);
 }

@@ -3,4 +3,4 @@
 # lanes' increments to one counter overwrite each other.
 # expect: wrong histogram
 s|^    unsigned int \*column = counters + (warp % copies) \* counters_per_copy + lane;$|    unsigned int *column = counters + (warp % copies) * counters_per_copy;|
-s|^        atomicAdd(&column\[((four_pixels >> (8 \* byte)) & 0xFF) \* lanes\], 1u);$|        column[((four_pixels >> (8 * byte)) \& 0xFF) * lanes] += 1;|
+s|^        atomicAdd((unsigned int \*)__cvta_shared_to_generic(counter), 1u);$|        *(unsigned int *)__cvta_shared_to_generic(counter) += 1;|
