@@ -387,6 +387,7 @@ static void timed_text_contenders(const struct contender *contenders, int count,
                                             .on_host = contenders[c].on_host != NULL,
                                             .calls = contenders[c].calls,
                                             .one_call_when_slow = contenders[c].one_call_when_slow,
+                                            .fills_runs = contenders[c].fills_runs,
                                             .call = call_text_contender,
                                             .context = &contenders[c]};
 }
@@ -425,6 +426,10 @@ void report_histogram_speed(uint64_t call_bytes, const struct contender *contend
               MAX_SPEED_CONTENDERS);
     struct timed_contender timed[MAX_SPEED_CONTENDERS];
     timed_text_contenders(contenders, count, timed);
+    /* A function scored against a reference that fills its runs makes the reference's calls. */
+    for (int t = 0; t < table_count; t++)
+        if (tables[t].reference >= 0 && timed[tables[t].reference].fills_runs)
+            timed[tables[t].student].calls_from = tables[t].reference + 1;
     static struct speed_results results;
     time_contenders(&workload, timed, count, &results);
     char description[1024];

@@ -81,12 +81,15 @@ void check_histogram_past_4gib(const char *function_name, histogram_function *fu
  * of the four is set. `student` marks the student's functions, timed alone in a phase of their
  * own (speed.h); `calls` is a timed run's calls (0: about TIMED_RUN_BYTES of input), the same for a function
  * and the reference it is scored against; a slow baseline's, one a run where its call is slow
- * (one_call_when_slow, speed.h). */
+ * (one_call_when_slow, speed.h); a reference that fills its runs (fills_runs, speed.h) makes
+ * on each input as many as make a run of SPEED_RUN_MS, at most `calls`, and the student's
+ * function scored against it the same. */
 struct contender {
     char label[48];
     bool student;
     int calls;
     bool one_call_when_slow;
+    bool fills_runs;
     histogram_function *function;
     void (*with_parameter)(const char *, uint64_t, unsigned long long *, unsigned int);
     unsigned int parameter;

@@ -12,6 +12,7 @@
 
 #include <criterion/criterion.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,14 +79,25 @@ static int calls_of(const struct speed_workload *workload, const struct timed_co
     int calls = contender->calls ? contender->calls : workload->default_calls;
     cr_assert(calls >= 1 && calls <= MAX_TIMED_CALLS, "grader defect: %s makes %d calls a run",
               contender->label, calls);
-    cr_assert(!(contender->student && contender->one_call_when_slow),
+    cr_assert(!(contender->student && (contender->one_call_when_slow || contender->fills_runs)),
               "grader defect: %s is the student's, whose calls a run are fixed", contender->label);
+    cr_assert(!contender->calls_from || contender->student,
+              "grader defect: %s takes another's calls a run, the student's functions' only",
+              contender->label);
     return calls;
 }
 
 int speed_calls_on_input(int declared, bool one_call_when_slow, double warm_up_ms_a_call)
 {
     return one_call_when_slow && warm_up_ms_a_call >= SPEED_SLOW_CALL_MS ? 1 : declared;
+}
+
+int speed_calls_to_fill_run(int declared, double warm_up_ms_a_call)
+{
+    if (!(warm_up_ms_a_call > 0.0))
+        return declared;
+    double calls = ceil(SPEED_RUN_MS / warm_up_ms_a_call);
+    return calls < 1.0 ? 1 : calls > declared ? declared : (int)calls;
 }
 
 static size_t result_bytes(const struct speed_workload *workload, int calls)
@@ -385,7 +397,8 @@ static void run_phase(struct phase_memory *memory, const struct timed_contender 
             struct request_parts run_parts = {0};
             /* A warm-up that decides is one call: a slow baseline's declared calls would cost
              * its slow inputs' time several times over, for nothing. */
-            bool decides = run < 0 && deciding && members[m]->one_call_when_slow;
+            bool decides = run < 0 && deciding &&
+                           (members[m]->one_call_when_slow || members[m]->fills_runs);
             int run_calls = decides ? 1 : calls[m];
             double ms = timed_run(memory, members[m], is_copy[m], run_calls, seed, &right,
                                   shown[m], parts ? &run_parts : NULL, NULL);
@@ -396,7 +409,8 @@ static void run_phase(struct phase_memory *memory, const struct timed_contender 
             if (run >= 0)
                 samples[m][run] = ms;
             else if (decides)
-                calls[m] = speed_calls_on_input(calls[m], true, ms);
+                calls[m] = members[m]->fills_runs ? speed_calls_to_fill_run(calls[m], ms)
+                                                  : speed_calls_on_input(calls[m], true, ms);
         }
     /* The trusted members' kernels alone, on runs of their own after the scored ones (seeds past
      * every scored run's): what a table shows beside a reference's rate, never a score. */
@@ -466,30 +480,43 @@ void print_timing_method(const struct speed_workload *workload,
     /* The student's calls a run (the first student's function shown), and each other GPU
      * contender's where they differ: a run's fixed cost weighs on a call as 1 / its calls. */
     int calls = workload->default_calls;
+    bool filled = false; /* the student's calls are its reference's, decided input by input */
     for (int c = count - 1; c >= 0; c--)
-        if (contenders[c].student && !contenders[c].on_host)
+        if (contenders[c].student && !contenders[c].on_host) {
             calls = calls_of(workload, &contenders[c]);
+            filled = contenders[c].calls_from != 0;
+        }
     char others[400] = "";
     size_t used = 0;
     for (int c = 0; c < count && used < sizeof others - 120; c++) {
         if (contenders[c].on_host || contenders[c].student)
             continue;
         int its = calls_of(workload, &contenders[c]);
-        if (its == calls && !contenders[c].one_call_when_slow)
+        if (its == calls && !contenders[c].one_call_when_slow && contenders[c].fills_runs == filled)
             continue;
         used += (size_t)snprintf(others + used, sizeof others - used, "%s%s: %d", used ? "; " : "",
                                  contenders[c].label, its);
         if (contenders[c].one_call_when_slow)
             used += (size_t)snprintf(others + used, sizeof others - used, ", or one where its "
                                      "call takes %.0f ms or more", SPEED_SLOW_CALL_MS);
+        else if (contenders[c].fills_runs)
+            used += (size_t)snprintf(others + used, sizeof others - used, " at most, as many as "
+                                     "make a run of %.0f ms", SPEED_RUN_MS);
     }
+    char run_calls[160];
+    if (filled)
+        snprintf(run_calls, sizeof run_calls, "as many calls as make the reference's run last "
+                 "%.0f ms, at most %d, the same for yours (decided on each input by the "
+                 "reference's warm-up)", SPEED_RUN_MS, calls);
+    else
+        snprintf(run_calls, sizeof run_calls, "%d call%s", calls, calls == 1 ? "" : "s");
     printf("  on %s (compute capability %d.%d, %d multiprocessors, %d MB of L2 cache); each time "
-           "the median of %d timed runs after a warm-up; a run is %d call%s%s%s%s, each on an "
+           "the median of %d timed runs after a warm-up; a run is %s%s%s%s, each on an "
            "input of its own made fresh on the GPU for that run, timed from the request to the "
            "moment the grader has read back every result right; your functions are timed alone, "
            "between two phases of the references and the copy\n",
            gpu.name, gpu.major, gpu.minor, gpu.multiprocessors, gpu.l2_cache_bytes >> 20,
-           timed_runs_of(workload), calls, calls == 1 ? "" : "s", used ? " (" : "", others,
+           timed_runs_of(workload), run_calls, used ? " (" : "", others,
            used ? ")" : "");
 }
 
@@ -580,6 +607,20 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
             }
         if (memory.member_count == 0)
             continue;
+        /* The calls the trusted phase before decided, for the student's functions that take
+         * their reference's (calls_from). */
+        if (phase == STUDENT_PHASE)
+            for (int c = 0; c < count; c++)
+                if (contenders[c].calls_from) {
+                    int from = contenders[c].calls_from - 1;
+                    cr_assert(from < count && !contenders[from].student &&
+                                  calls_of(workload, &contenders[from]) ==
+                                      calls_of(workload, &contenders[c]),
+                              "grader defect: %s takes the calls of a contender that is not a "
+                              "trusted one of as many calls", contenders[c].label);
+                    for (int i = 0; i < workload->input_count; i++)
+                        calls[i][c] = calls[i][from];
+                }
         /* The student's phase has memory of its own: its worker never sees the references'. */
         if (!memory.each_run)
             allocate_phase_memory(&memory);

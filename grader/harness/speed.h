@@ -57,6 +57,17 @@ struct timed_contender {
      * while on a quick input the baseline makes `calls` calls a run, as the functions it is
      * compared with do, and bears the same share of that cost: one variable at a time. */
     bool one_call_when_slow;
+    /* A trusted contender's only: on each input its warm-up's one call decides its calls a run,
+     * as many as make a run last SPEED_RUN_MS, at most `calls` (speed_calls_to_fill_run). A
+     * call that is quick on one input and slow on another (lab 4's atomics: 0.2 ms on text
+     * without letters, 50 ms on English on an H200) then bears the run's fixed cost on every
+     * input in the same small share. */
+    bool fills_runs;
+    /* The student's only: 1 + the index of the trusted contender whose calls a run it makes on
+     * each input (its scored reference, where that fills its runs), so that the two bear the same
+     * share of a run's fixed cost; 0: its own `calls`. The grader decides them, never the
+     * student's code. */
+    int calls_from;
     /* Makes one call (crossing to the contender's worker): input of `elements` elements (device
      * memory, or host memory for on_host), its result's counters at result. */
     void (*call)(const void *context, const void *input, uint64_t elements,
@@ -143,6 +154,11 @@ int speed_default_calls(uint64_t call_bytes);
  * warm-up took warm_up_ms_a_call a call, SPEED_SLOW_CALL_MS or more. */
 #define SPEED_SLOW_CALL_MS 10.0
 int speed_calls_on_input(int declared, bool one_call_when_slow, double warm_up_ms_a_call);
+/* A fills_runs contender's calls on one input: as many as make SPEED_RUN_MS at its warm-up's
+ * warm_up_ms_a_call (which holds a run's fixed cost too, so a quick call is counted slower than
+ * it is and makes fewer calls), at least one and at most `declared`. */
+#define SPEED_RUN_MS 5.0
+int speed_calls_to_fill_run(int declared, double warm_up_ms_a_call);
 
 /* The one line above every speed table that says how it was timed. */
 void print_timing_method(const struct speed_workload *workload,

@@ -90,11 +90,14 @@ void speed_tables_report(const struct speed_workload *workload,
             cr_assert(c < count, "grader defect: table %d names contender %d of %d", t, c, count);
         }
         /* Identical code must read 1.00x: the scored pair makes the same calls a run, on every
-         * input (speed.h one_call_when_slow: a baseline's only). */
+         * input (speed.h one_call_when_slow: a baseline's only; fills_runs: the student's
+         * function then takes the reference's, calls_from). */
         if (tables[t].reference >= 0)
             cr_assert(contenders[tables[t].student].calls == contenders[tables[t].reference].calls &&
                           !contenders[tables[t].student].one_call_when_slow &&
-                          !contenders[tables[t].reference].one_call_when_slow,
+                          !contenders[tables[t].reference].one_call_when_slow &&
+                          (!contenders[tables[t].reference].fills_runs ||
+                           contenders[tables[t].student].calls_from == tables[t].reference + 1),
                       "grader defect: %s and %s make different calls a run",
                       contenders[tables[t].student].label, contenders[tables[t].reference].label);
         struct table printed;

@@ -48,6 +48,20 @@ Test(calls_a_run, a_slow_baseline_makes_one_call_where_its_call_is_slow)
     cr_expect_eq(speed_calls_on_input(1, false, 0.16), 1);
 }
 
+/* A reference that fills its runs (speed.h fills_runs), and the student's function scored
+ * against it: lab 4's atomics on an H200 took 0.43 ms a run of one call on text without
+ * letters, about half of it the run's fixed cost, and 54 ms on English (ratio sweep at 494be3e:
+ * that input alone read identical code 0.839 to 1.220). */
+Test(calls_a_run, a_reference_that_fills_its_runs_makes_enough_calls_for_a_run)
+{
+    cr_expect_eq(speed_calls_to_fill_run(16, 0.43), 12); /* ceil(5 / 0.43) */
+    cr_expect_eq(speed_calls_to_fill_run(16, 54.0), 1);
+    cr_expect_eq(speed_calls_to_fill_run(16, SPEED_RUN_MS), 1);
+    cr_expect_eq(speed_calls_to_fill_run(16, SPEED_RUN_MS / 2), 2);
+    cr_expect_eq(speed_calls_to_fill_run(16, 0.01), 16); /* never past what it declared */
+    cr_expect_eq(speed_calls_to_fill_run(4, 0.0), 4);    /* no warm-up time: its declared */
+}
+
 Test(kernels_alone, a_call_is_the_median_of_the_runs_over_their_calls)
 {
     double runs[] = {4.2, 4.0, 4.4, 4.1, 4.3};
