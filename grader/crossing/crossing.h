@@ -95,9 +95,8 @@ void crossing_call_end(struct crossing_call *call, void *result, size_t result_s
 /* Timing: between crossing_batch_begin and crossing_batch_run, calls queue instead of running;
  * crossing_batch_run sends them together to their worker, which runs them back to back, waits
  * until its device is idle and answers. Returns the milliseconds from the moment the stopped
- * worker is resumed, its request already waiting (a held worker's, from the moment the driver's
- * unlock right after has returned), to its stop after the answer, measured here: nothing in the
- * worker's reach carries a time. The calls of a batch go to one
+ * worker is resumed, its request already waiting (a held worker is unlocked right after), to
+ * its stop after the answer, measured here: nothing in the worker's reach carries a time. The calls of a batch go to one
  * worker; a call that returns a value may not be made inside one (crossing_call_end). */
 void crossing_batch_begin(void);
 double crossing_batch_run(void);
@@ -107,8 +106,7 @@ double crossing_batch_run(void);
  * to the first is the worker's waking and its first CUDA call; from the last to the answer, the
  * wait for the device. */
 bool crossing_last_request_launch_times(double *first_ms, double *last_ms);
-/* The time since the last request's clock started (before its worker was resumed, or when a
- * held worker's unlock returned), in ms: a
+/* The time since the last request's clock started (before its worker was resumed), in ms: a
  * timed GPU run ends its clock with this once it has read the run's results, so that nothing
  * from the worker's resuming to the reading is off the clock (a CPU contender's results come
  * back with its answer). */

@@ -96,7 +96,6 @@ static struct {
     struct host_block guarded[MAX_GUARDED_BLOCKS];
     /* The last request's clock (crossing_last_request_launch_times, ..._unlocked_ms). */
     struct timespec request_sent, first_note, last_note, unlocked;
-    struct timespec clock_start; /* the run's clock: the unlock's return, or request_sent */
     int request_notes;
     bool request_unlocked;
     double last_gpu_ms; /* crossing_last_request_gpu_ms: the references' alone, else negative */
@@ -604,8 +603,8 @@ static bool exchange(enum crossing_target target, struct connection *worker,
     }
     worker->traceable = sent.traceable;
     /* The request is written while the worker is stopped, and the clock starts before the
-     * worker is resumed (a held worker's, when its unlock has returned: no GPU work of it can
-     * run before). It finds the request waiting. A held worker is then unlocked at once: its calls
+     * worker is resumed: nothing of its process runs off the clock, whatever it does once
+     * resumed. It finds the request waiting. A held worker is then unlocked at once: its calls
      * and any other thread of its process start on the GPU together, none ahead of the calls
      * (unlocked before its request, a thread of the code under test could launch its work on
      * the run's inputs, made at addresses it had been handed before, while the request was on
@@ -636,17 +635,16 @@ static bool exchange(enum crossing_target target, struct connection *worker,
     kill(worker->pid, SIGCONT);
     /* One that ended instead is not unlocked: the answer's reading says how it ended. */
     crossing.request_unlocked = held && sent_whole;
-    crossing.clock_start = start;
     if (crossing.request_unlocked) {
+        /* The unlock stays on the clock, though it took 0.10-0.53 ms on an H200, by process
+         * and by run (docs/results/h200/speed-trace-unlock-4a729f2-2026-11-28.log): the driver
+         * lifts the lock through a thread of its own inside the worker and answers this process
+         * afterwards, so the worker's code can delay that answer (its reply channel is in the
+         * worker's descriptors; threads can crowd the CPUs) while its GPU work already runs.
+         * From 494be3e the clock started at the unlock's return; a review found that, and it
+         * was taken back. */
         release_worker(worker);
         clock_gettime(CLOCK_MONOTONIC, &crossing.unlocked);
-        /* A held worker's clock starts when the driver's unlock has returned. Until then no
-         * GPU work of its process can run (the lock waited for all of it to end, and holds
-         * back every CUDA call), and a process that lifted the lock itself fails the unlock
-         * (release_worker). The unlock took 0.10-0.53 ms on an H200, by process and by run,
-         * and on the clock it read identical code 0.98 to 1.03 (GRADE_SPEED_TRACE,
-         * docs/results/h200/speed-trace-unlock-4a729f2-2026-11-28.log). */
-        crossing.clock_start = crossing.unlocked;
     }
     crossing.request_sent = start;
     crossing.request_notes = 0;
@@ -661,7 +659,7 @@ static bool exchange(enum crossing_target target, struct connection *worker,
         stop_worker(worker);
     clock_gettime(CLOCK_MONOTONIC, &end);
     if (elapsed_ms)
-        *elapsed_ms = milliseconds_between(&crossing.clock_start, &end);
+        *elapsed_ms = milliseconds_between(&start, &end);
     return answered;
 }
 
@@ -968,7 +966,7 @@ double crossing_ms_since_last_request(void)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    return milliseconds_between(&crossing.clock_start, &now);
+    return milliseconds_between(&crossing.request_sent, &now);
 }
 
 double crossing_last_request_unlocked_ms(void)

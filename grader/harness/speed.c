@@ -287,7 +287,7 @@ static const char *const step_names[STEPS] = {"hold", "prepare", "clean", "queue
 /* GRADE_SPEED_TRACE: a GPU run's request in parts, in ms from the request: when the driver's
  * unlock of its worker returned (-1: not held), when its first and its last launch were told
  * (-1: it launched nothing, as the copy), its answer came and the worker was stopped, and its
- * results were read (the run's time, less the unlock where held: its clock starts there). */
+ * results were read (the run's time). */
 enum request_part { UNLOCKED, FIRST_LAUNCH, LAST_LAUNCH, ANSWERED, READ, REQUEST_PARTS };
 static const char *const request_part_names[REQUEST_PARTS] = {"unlocked", "first launch",
                                                               "last launch", "answer", "read"};
@@ -349,10 +349,6 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         if (parts) {
             *parts = (struct request_parts){
                 {crossing_last_request_unlocked_ms(), -1.0, -1.0, request_ms, elapsed}};
-            if (parts->ms[UNLOCKED] > 0.0) { /* the run's clock started at the unlock */
-                parts->ms[ANSWERED] += parts->ms[UNLOCKED];
-                parts->ms[READ] += parts->ms[UNLOCKED];
-            }
             (void)crossing_last_request_launch_times(&parts->ms[FIRST_LAUNCH],
                                                      &parts->ms[LAST_LAUNCH]);
         }

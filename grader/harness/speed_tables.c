@@ -96,8 +96,9 @@ void speed_tables_report(const struct speed_workload *workload,
             cr_assert(contenders[tables[t].student].calls == contenders[tables[t].reference].calls &&
                           !contenders[tables[t].student].one_call_when_slow &&
                           !contenders[tables[t].reference].one_call_when_slow &&
-                          (!contenders[tables[t].reference].fills_runs ||
-                           contenders[tables[t].student].calls_from == tables[t].reference + 1),
+                          (contenders[tables[t].reference].fills_runs
+                               ? contenders[tables[t].student].calls_from == tables[t].reference + 1
+                               : contenders[tables[t].student].calls_from == 0),
                       "grader defect: %s and %s make different calls a run",
                       contenders[tables[t].student].label, contenders[tables[t].reference].label);
         struct table printed;
