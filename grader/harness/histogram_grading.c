@@ -426,14 +426,7 @@ void report_histogram_speed(uint64_t call_bytes, const struct contender *contend
               MAX_SPEED_CONTENDERS);
     struct timed_contender timed[MAX_SPEED_CONTENDERS];
     timed_text_contenders(contenders, count, timed);
-    /* A function scored against a reference that fills its runs makes the reference's calls. */
-    for (int t = 0; t < table_count; t++) {
-        cr_assert(tables[t].student >= 0 && tables[t].student < count &&
-                      tables[t].reference < count,
-                  "grader defect: table %d names a contender past its %d", t, count);
-        if (tables[t].reference >= 0 && timed[tables[t].reference].fills_runs)
-            timed[tables[t].student].calls_from = tables[t].reference + 1;
-    }
+    speed_tables_share_calls(tables, table_count, timed, count);
     static struct speed_results results;
     time_contenders(&workload, timed, count, &results);
     char description[1024];

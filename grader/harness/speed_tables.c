@@ -74,6 +74,25 @@ static void fill_table(struct table *printed, const struct speed_table *table,
     }
 }
 
+/* Every contender table t names is one of the count. */
+static void require_table_contenders(const struct speed_table *table, int t, int count)
+{
+    const int named[] = {table->student, table->baseline, table->reference};
+    for (int column = 0; column < 3; column++)
+        cr_assert(named[column] < count && (column > 0 || named[column] >= 0),
+                  "grader defect: table %d names contender %d of %d", t, named[column], count);
+}
+
+void speed_tables_share_calls(const struct speed_table *tables, int table_count,
+                              struct timed_contender *contenders, int count)
+{
+    for (int t = 0; t < table_count; t++) {
+        require_table_contenders(&tables[t], t, count);
+        if (tables[t].reference >= 0 && contenders[tables[t].reference].fills_runs)
+            contenders[tables[t].student].calls_from = tables[t].reference + 1;
+    }
+}
+
 void speed_tables_report(const struct speed_workload *workload,
                          const struct timed_contender *contenders, int count,
                          const struct speed_results *results, const struct speed_table *tables,
@@ -84,11 +103,7 @@ void speed_tables_report(const struct speed_workload *workload,
     uint64_t bytes = workload->elements * timed_format_element_bytes(workload->format);
     const double last_copy_ms = results->copy_ms[results->input_count - 1];
     for (int t = 0; t < table_count; t++) {
-        for (int column = 0; column < 3; column++) {
-            int c = column == 0 ? tables[t].student : column == 1 ? tables[t].baseline
-                                                                  : tables[t].reference;
-            cr_assert(c < count, "grader defect: table %d names contender %d of %d", t, c, count);
-        }
+        require_table_contenders(&tables[t], t, count);
         /* Identical code must read 1.00x: the scored pair makes the same calls a run, on every
          * input (speed.h one_call_when_slow: a baseline's only; fills_runs: the student's
          * function then takes the reference's, calls_from). */

@@ -19,6 +19,11 @@ struct speed_table {
 #define MAX_SPEED_TABLES 4
 #define MAX_SPEED_CONTENDERS 8
 
+/* Before the timing: each table's student function whose reference fills its runs
+ * (speed.h fills_runs) takes that reference's calls a run (calls_from). */
+void speed_tables_share_calls(const struct speed_table *tables, int table_count,
+                              struct timed_contender *contenders, int count);
+
 /* Prints every table (its title, how it was timed, inputs_description, what its rate means),
  * and records the first table's times for the speed points. */
 void speed_tables_report(const struct speed_workload *workload,
