@@ -161,9 +161,12 @@ struct run {
     uint64_t host_sample_elements;
 };
 
-/* The run's inputs, made from seed, and their expected results; its results poisoned. */
+/* The run's inputs, made from seed, and their expected results; its results poisoned. With
+ * kept_expected, the inputs are the last run's, left in place, and kept_expected their results
+ * (a trusted contender's runs that are not scored: run_phase). */
 static void prepare_run(struct phase_memory *memory, const struct timed_contender *contender,
-                        bool is_copy, int calls, uint64_t seed, struct run *run)
+                        bool is_copy, int calls, uint64_t seed,
+                        const unsigned long long *kept_expected, struct run *run)
 {
     const struct speed_workload *workload = memory->workload;
     const unsigned int counters = workload->result_counters;
@@ -173,7 +176,9 @@ static void prepare_run(struct phase_memory *memory, const struct timed_contende
     size_t bytes = result_bytes(workload, run->calls);
     run->expected = grading_malloc(bytes);
     run->got = grading_malloc(bytes);
-    if (workload->elements) {
+    if (kept_expected) {
+        memcpy(run->expected, kept_expected, bytes);
+    } else if (workload->elements) {
         /* The contender's calls' inputs alone: the same work before every contender's clock. */
         make_timed_inputs(memory->source, seed, memory->d_inputs, memory->stride, run->calls,
                           workload->elements, memory->d_expected);
@@ -295,12 +300,22 @@ struct request_parts {
     double ms[REQUEST_PARTS];
 };
 
+/* The inputs of a trusted contender's unscored runs, made for the first and kept for the next:
+ * nothing but trusted code is alive in the phase after the student's, and making them anew,
+ * most of a run's time, bought nothing. */
+struct kept_inputs {
+    bool made;
+    unsigned long long *expected; /* host: the first run's calls x counters */
+};
+
 static double timed_run(struct phase_memory *memory, const struct timed_contender *contender,
                         bool is_copy, int calls, uint64_t seed, bool *right,
-                        unsigned long long *shown, struct request_parts *parts, double *gpu_ms)
+                        unsigned long long *shown, struct request_parts *parts, double *gpu_ms,
+                        struct kept_inputs *kept)
 {
     /* gpu_ms: NULL for a scored run; else the run is a trusted one, its calls timed on the GPU
-     * too (crossing_batch_run_timed_on_gpu), and *gpu_ms gets that time (-1: none). */
+     * too (crossing_batch_run_timed_on_gpu), and *gpu_ms gets that time (-1: none). kept: NULL
+     * but for those runs, whose inputs it keeps where the phase's memory outlives a run. */
     if (gpu_ms)
         *gpu_ms = -1.0;
     const struct speed_workload *workload = memory->workload;
@@ -311,7 +326,12 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         hold_worker_of(contender, is_copy);
     step_ms[STEP_HOLD] += now_ms() - mark, mark = now_ms();
     struct run run;
-    prepare_run(memory, contender, is_copy, calls, seed, &run);
+    bool reuse = kept && kept->made && !memory->each_run;
+    prepare_run(memory, contender, is_copy, calls, seed, reuse ? kept->expected : NULL, &run);
+    if (kept && !reuse) {
+        memcpy(kept->expected, run.expected, result_bytes(memory->workload, calls));
+        kept->made = true;
+    }
     step_ms[STEP_PREPARE] += now_ms() - mark, mark = now_ms();
     CUDA_CHECK(cudaDeviceSynchronize());
     leave_l2_clean(memory->cleaner);
@@ -371,9 +391,9 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
  * and in the references' alike (alternated run by run, the lab 3 reference followed the lab 2
  * reference's 50 ms of atomics on one address and read 2-4% slower than the same code timed
  * alone: docs/results/h100/ratio-sweep-2026-11-25c.log). samples[m][r] gets timed run r's time.
- * Every run of every contender makes inputs of its own (its seed names the contender, the input
- * and the run), while every worker is held (or in memory of its own, where none can be), by the
- * same steps just before its clock starts: no function can hand back an answer it gave another
+ * Every scored run of every contender makes inputs of its own (its seed names the contender, the
+ * input and the run), while every worker is held (or in memory of its own, where none can be), by
+ * the same steps just before its clock starts: no function can hand back an answer it gave another
  * function, and a run never finds its inputs made by other steps than another's (identical code
  * must read 1.00). contender[m] is member m's index among all contenders; calls[m] its calls a
  * run on this input, which its warm-up decides where `deciding` (speed_calls_on_input).
@@ -397,7 +417,7 @@ static void run_phase(struct phase_memory *memory, const struct timed_contender 
                            (members[m]->one_call_when_slow || members[m]->fills_runs);
             int run_calls = decides ? 1 : calls[m];
             double ms = timed_run(memory, members[m], is_copy[m], run_calls, seed, &right,
-                                  shown[m], parts ? &run_parts : NULL, NULL);
+                                  shown[m], parts ? &run_parts : NULL, NULL, NULL);
             if (!right)
                 wrong[m]++;
             if (run >= 0 && parts)
@@ -410,7 +430,9 @@ static void run_phase(struct phase_memory *memory, const struct timed_contender 
         }
     /* The trusted members' kernels alone, on runs of their own after the scored ones (seeds past
      * every scored run's): what a table shows beside a reference's rate, never a score. */
-    for (int m = 0; m < memory->member_count; m++)
+    for (int m = 0; m < memory->member_count; m++) {
+        struct kept_inputs kept = {
+            .expected = grading_malloc(result_bytes(memory->workload, calls[m]))};
         for (int k = 0; k < kernel_runs; k++) {
             gpu_samples[m][k] = -1.0;
             if (members[m]->student || members[m]->on_host)
@@ -419,10 +441,12 @@ static void run_phase(struct phase_memory *memory, const struct timed_contender 
                 run_seed(grading_seed, contender[m], input, first_run + timed_runs + 1 + k);
             bool right = true;
             (void)timed_run(memory, members[m], is_copy[m], calls[m], seed, &right, shown[m], NULL,
-                            &gpu_samples[m][k]);
+                            &gpu_samples[m][k], &kept);
             if (!right)
                 wrong[m]++;
         }
+        free(kept.expected);
+    }
 }
 
 /* The medians of runs' request parts, to end a trace line. */

@@ -10,7 +10,7 @@
  *   that every timed run follows a run of the same code, whoever's it is (speed.c, run_phase).
  *   A trusted contender's time is the median of its runs of both phases, which bracket the
  *   student's.
- * - Inputs of its own. Every run of every contender gets new inputs, made on the GPU by the
+ * - Inputs of its own. Every scored run of every contender gets new inputs, made on the GPU by the
  *   grader just before its clock starts, from a seed of that contender's run
  *   (common/timed_inputs.h): no code can see an input before its run starts, or reuse an answer
  *   it or another function gave. Every contender's inputs of one kind come from the same
@@ -140,8 +140,8 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
  * of the references' worker (crossing_last_request_gpu_ms), over its calls a run; 0 where any
  * run has none (the student's worker's, a CPU contender's). Sorts gpu_samples. Those runs are
  * KERNELS_ALONE_RUNS more of each trusted GPU contender in the phase after the student's, not
- * scored: the events cost time, which no scored run may hold (code under test could skip them in
- * its own process). */
+ * scored, on the inputs of the first of them (no code under test is alive then): the events cost
+ * time, which no scored run may hold (code under test could skip them in its own process). */
 #define KERNELS_ALONE_RUNS 5
 double speed_kernel_ms(double *gpu_samples, size_t runs, int calls);
 

@@ -71,6 +71,8 @@ Test(generators, each_kind_has_its_makeup)
     cr_expect_eq(letters[TEXT_UNIFORM_LETTERS], SAMPLE);
     cr_expect_eq(distinct[TEXT_UNIFORM_LETTERS], 26);
     cr_expect_eq(letters[TEXT_NO_LETTERS], 0);
+    cr_expect_eq(distinct[TEXT_NO_LETTERS], 256 - 26, "no-letters: %llu distinct bytes, expected "
+                 "every value but the 26 letters", (unsigned long long)distinct[TEXT_NO_LETTERS]);
     cr_expect_eq(distinct[TEXT_ONE_LETTER], 1);
     cr_expect_eq(letters[TEXT_ONE_LETTER], SAMPLE);
     cr_expect_eq(distinct[TEXT_RANDOM_BYTES], 256);
