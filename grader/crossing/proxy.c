@@ -151,6 +151,8 @@ static void machine_problem(const char *format, const char *detail, const char *
 static void stop_worker(struct connection *worker)
 {
     int status = 0;
+    if (worker->ended_status != -1) /* reaped: its pid may be another process's now */
+        return;
     if (kill(worker->pid, SIGSTOP) == 0 && waitpid(worker->pid, &status, WUNTRACED) == worker->pid &&
         !WIFSTOPPED(status))
         worker->ended_status = status;
@@ -517,6 +519,10 @@ bool crossing_hold_worker(enum crossing_target target, unsigned int timeout_ms, 
     }
     if (worker->held)
         return true;
+    if (worker->ended_status != -1) { /* reaped: its pid may be another process's now */
+        snprintf(why, why_size, "its process had ended");
+        return false;
+    }
     if (!worker->traceable && may_be_traceable(target))
         retell_traceable(target);
     /* The driver locks a running process only: it is resumed for the lock, and stopped again. */
@@ -571,6 +577,10 @@ static void release_worker(struct connection *worker)
 {
     if (!worker->held)
         return;
+    if (worker->ended_status != -1) { /* reaped: nothing to unlock, its pid maybe another's */
+        worker->held = false;
+        return;
+    }
     kill(worker->pid, SIGCONT);
     struct process_lock_arguments arguments = {0};
     process_lock_call *unlock = process_lock_function("cuCheckpointProcessUnlock");
@@ -647,7 +657,8 @@ static bool exchange(enum crossing_target target, struct connection *worker,
     }
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    kill(worker->pid, SIGCONT);
+    if (worker->ended_status == -1) /* reaped: its pid may be another process's now */
+        kill(worker->pid, SIGCONT);
     /* One that ended instead is not unlocked: the answer's reading says how it ended. */
     crossing.request_unlocked = held && sent_whole;
     if (crossing.request_unlocked) {
@@ -661,9 +672,16 @@ static bool exchange(enum crossing_target target, struct connection *worker,
         release_worker(worker);
         clock_gettime(CLOCK_MONOTONIC, &crossing.unlocked);
     }
+    /* A worker already reaped (before its request was whole, or before its unlock) gave no
+     * answer, whatever it wrote on its socket first: one written after its resume, before it
+     * lifted the driver's lock on itself and ended, would otherwise be read as the answer of a
+     * run whose work its kernel did while the process was held. */
+    bool ended_first = worker->ended_status != -1;
+    if (ended_first)
+        crossing.request_unlocked = false;
     crossing.request_sent = start;
     crossing.request_notes = 0;
-    bool answered = receive_answer(target, worker, reply);
+    bool answered = !ended_first && receive_answer(target, worker, reply);
     crossing.last_gpu_ms = crossing_trusted_gpu_ms(target, answered, request->call_count,
                                                    answered ? reply->gpu_ms : -1.0);
     /* The stop is on the clock: code under test can delay it (a thread of it in a system call
@@ -1017,11 +1035,14 @@ void crossing_end_worker(enum crossing_target target)
     struct connection *worker = &crossing.workers[target];
     if (worker->pid == 0)
         return;
-    kill(worker->pid, SIGKILL);
-    int status = 0;
-    /* Once reaped, the process and its CUDA context are gone (its device files closed). */
-    while (waitpid(worker->pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    /* Once reaped, the process and its CUDA context are gone (its device files closed); one
+     * reaped already is not signalled, since its pid may be another process's now. */
+    if (worker->ended_status == -1) {
+        kill(worker->pid, SIGKILL);
+        int status = 0;
+        while (waitpid(worker->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
     close(worker->socket);
     close(worker->shared_memory);
     if (worker->shared)

@@ -738,7 +738,7 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
             results->contender_ms[i * MAX_TIMED_CONTENDERS + c] = ms;
             cr_expect(wrong[i][c] == 0,
                       "%s gave a wrong result in %d of its timed runs on %s (seed %" PRIu64 "): "
-                      "the result must be right on every call (every run's inputs are new). "
+                      "the result must be right on every call (every scored run's inputs are new). "
                       "Look for state left from an earlier call, a result kept from one, a race, "
                       "or a result not ready when the function returns.",
                       contenders[c].label, wrong[i][c], results->input_names[i], options.seed);
