@@ -143,6 +143,13 @@ static void machine_problem(const char *format, const char *detail, const char *
     cr_skip_test("%s", reason);
 }
 
+/* Whether the worker's process has ended and been reaped (its status kept in ended_status): its
+ * pid may be another process's by now, so it is never signalled, locked or waited for again. */
+static bool reaped(const struct connection *worker)
+{
+    return worker->ended_status != -1;
+}
+
 /* Stops a worker and waits until it is stopped: from here to its next request no thread of it
  * runs, whatever the scheduler's delays. Every worker is stopped between its requests: the
  * student's so that its code cannot read the next inputs or keep the GPU busy while the grader
@@ -151,7 +158,7 @@ static void machine_problem(const char *format, const char *detail, const char *
 static void stop_worker(struct connection *worker)
 {
     int status = 0;
-    if (worker->ended_status != -1) /* reaped: its pid may be another process's now */
+    if (reaped(worker))
         return;
     if (kill(worker->pid, SIGSTOP) == 0 && waitpid(worker->pid, &status, WUNTRACED) == worker->pid &&
         !WIFSTOPPED(status))
@@ -519,7 +526,7 @@ bool crossing_hold_worker(enum crossing_target target, unsigned int timeout_ms, 
     }
     if (worker->held)
         return true;
-    if (worker->ended_status != -1) { /* reaped: its pid may be another process's now */
+    if (reaped(worker)) {
         snprintf(why, why_size, "its process had ended");
         return false;
     }
@@ -563,13 +570,13 @@ bool crossing_hold_worker(enum crossing_target target, unsigned int timeout_ms, 
 static bool reaped_if_ended(struct connection *worker)
 {
     int status;
-    for (int tries = 0; tries < 20 && worker->ended_status == -1; tries++) {
+    for (int tries = 0; tries < 20 && !reaped(worker); tries++) {
         if (waitpid(worker->pid, &status, WNOHANG) == worker->pid)
             worker->ended_status = status;
         else
             nanosleep(&(struct timespec){.tv_nsec = 5000000}, NULL);
     }
-    return worker->ended_status != -1;
+    return reaped(worker);
 }
 
 /* Lets a held worker run CUDA again: resumed first, as the driver needs. */
@@ -577,7 +584,7 @@ static void release_worker(struct connection *worker)
 {
     if (!worker->held)
         return;
-    if (worker->ended_status != -1) { /* reaped: nothing to unlock, its pid maybe another's */
+    if (reaped(worker)) { /* nothing to unlock */
         worker->held = false;
         return;
     }
@@ -648,8 +655,7 @@ static bool exchange(enum crossing_target target, struct connection *worker,
     /* A worker that has ended takes nothing: the reply's reading says how it ended. */
     bool sent_whole = wire_send(worker->socket, &sent, sizeof sent) &&
                       wire_send(worker->socket, calls, request->call_count * sizeof *calls);
-    if (!sent_whole && worker->ended_status == -1) {
-        /* A process killed while stopped closes its socket a moment before it can be reaped. */
+    if (!sent_whole && !reaped(worker)) {
         /* Alive, and its end of the socket shut: a held worker would stay held, unlocked never. */
         cr_assert(reaped_if_ended(worker), "the process running %s stopped taking the "
                   "grader's requests: code under test may not touch the grader's socket",
@@ -657,7 +663,7 @@ static bool exchange(enum crossing_target target, struct connection *worker,
     }
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    if (worker->ended_status == -1) /* reaped: its pid may be another process's now */
+    if (!reaped(worker))
         kill(worker->pid, SIGCONT);
     /* One that ended instead is not unlocked: the answer's reading says how it ended. */
     crossing.request_unlocked = held && sent_whole;
@@ -676,7 +682,7 @@ static bool exchange(enum crossing_target target, struct connection *worker,
      * answer, whatever it wrote on its socket first: one written after its resume, before it
      * lifted the driver's lock on itself and ended, would otherwise be read as the answer of a
      * run whose work its kernel did while the process was held. */
-    bool ended_first = worker->ended_status != -1;
+    bool ended_first = reaped(worker);
     if (ended_first)
         crossing.request_unlocked = false;
     crossing.request_sent = start;
@@ -1035,9 +1041,8 @@ void crossing_end_worker(enum crossing_target target)
     struct connection *worker = &crossing.workers[target];
     if (worker->pid == 0)
         return;
-    /* Once reaped, the process and its CUDA context are gone (its device files closed); one
-     * reaped already is not signalled, since its pid may be another process's now. */
-    if (worker->ended_status == -1) {
+    /* Once reaped, the process and its CUDA context are gone (its device files closed). */
+    if (!reaped(worker)) {
         kill(worker->pid, SIGKILL);
         int status = 0;
         while (waitpid(worker->pid, &status, 0) < 0 && errno == EINTR)

@@ -304,8 +304,7 @@ struct request_parts {
  * nothing but trusted code is alive in the phase after the student's, and making them anew,
  * most of a run's time, bought nothing. */
 struct kept_inputs {
-    bool made;
-    unsigned long long *expected; /* host: the first run's calls x counters */
+    unsigned long long *expected; /* host: the first run's calls x counters; NULL before it */
 };
 
 static double timed_run(struct phase_memory *memory, const struct timed_contender *contender,
@@ -326,11 +325,12 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         hold_worker_of(contender, is_copy);
     step_ms[STEP_HOLD] += now_ms() - mark, mark = now_ms();
     struct run run;
-    bool reuse = kept && kept->made && !memory->each_run;
+    bool reuse = kept && kept->expected && !memory->each_run;
     prepare_run(memory, contender, is_copy, calls, seed, reuse ? kept->expected : NULL, &run);
-    if (kept && !reuse) {
-        memcpy(kept->expected, run.expected, result_bytes(memory->workload, calls));
-        kept->made = true;
+    if (kept && !kept->expected && !memory->each_run) {
+        size_t bytes = result_bytes(memory->workload, calls);
+        kept->expected = grading_malloc(bytes);
+        memcpy(kept->expected, run.expected, bytes);
     }
     step_ms[STEP_PREPARE] += now_ms() - mark, mark = now_ms();
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -431,8 +431,7 @@ static void run_phase(struct phase_memory *memory, const struct timed_contender 
     /* The trusted members' kernels alone, on runs of their own after the scored ones (seeds past
      * every scored run's): what a table shows beside a reference's rate, never a score. */
     for (int m = 0; m < memory->member_count; m++) {
-        struct kept_inputs kept = {
-            .expected = grading_malloc(result_bytes(memory->workload, calls[m]))};
+        struct kept_inputs kept = {NULL};
         for (int k = 0; k < kernel_runs; k++) {
             gpu_samples[m][k] = -1.0;
             if (members[m]->student || members[m]->on_host)
