@@ -4,6 +4,7 @@
 #include "crossing.h"
 #include "cuda_check.h"
 #include "device.h"
+#include "one_cpu.h"
 #include "records.h"
 
 #include <criterion/criterion.h>
@@ -68,6 +69,11 @@ void require_gpu_and_timing(void)
         cr_skip_test("timing skipped: --no-timing was given");
     }
     require_gpu();
+    /* Before any worker starts: each starts on the CPU its test process was given
+     * (one_cpu.h says why the parties of a timed run share one). */
+    char why[256];
+    if (!keep_on_one_cpu(why, sizeof why) && getenv("GRADE_SPEED_TRACE"))
+        printf("trace: the timed test's processes are not kept on one CPU: %s\n", why);
 }
 
 void require_gpu_timing_and_a_filter(void)

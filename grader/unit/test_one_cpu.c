@@ -1,0 +1,58 @@
+/* A timed test's processes on one CPU (grader/harness/one_cpu.h): every thread the test process
+ * had before, and every process it starts after. Each test is a process of its own: what it pins
+ * stays there. */
+#define _GNU_SOURCE
+#include "one_cpu.h"
+
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile long started_thread;
+
+static void *wait_forever(void *unused)
+{
+    started_thread = syscall(SYS_gettid);
+    for (;;)
+        pause();
+    return unused;
+}
+
+static int cpus_of(pid_t thread)
+{
+    cpu_set_t set;
+    cr_assert(sched_getaffinity(thread, sizeof set, &set) == 0, "sched_getaffinity(%d)",
+              (int)thread);
+    return CPU_COUNT(&set);
+}
+
+static void needs_two_cpus(void)
+{
+    if (cpus_of(0) < 2)
+        cr_skip_test("this process may use one CPU only: there is nothing to pin");
+}
+
+Test(one_cpu, every_thread_and_every_later_process, .init = needs_two_cpus)
+{
+    pthread_t thread; /* started before, as the CUDA driver's threads are */
+    cr_assert(pthread_create(&thread, NULL, wait_forever, NULL) == 0);
+    while (!started_thread)
+        sched_yield();
+    char why[256] = "";
+    cr_assert(keep_on_one_cpu(why, sizeof why), "keep_on_one_cpu: %s", why);
+    cr_expect_eq(cpus_of(0), 1, "the calling thread may still use %d CPUs", cpus_of(0));
+    cr_expect_eq(cpus_of((pid_t)started_thread), 1, "a thread started before may still use %d "
+                 "CPUs", cpus_of((pid_t)started_thread));
+    pid_t child = fork();
+    cr_assert(child >= 0, "fork");
+    if (child == 0)
+        _exit(cpus_of(0) == 1 ? 0 : 1);
+    int status = 0;
+    cr_assert_eq(waitpid(child, &status, 0), child);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "a process started after may use more than one CPU");
+}
