@@ -3,15 +3,17 @@
  *
  * A timed run passes control back and forth between processes: the grader resumes a worker and
  * unlocks it, the driver's thread inside the worker answers, the worker launches and answers,
- * the grader reads. Spread over several CPUs, each of those steps waits for an idle CPU to wake:
- * on an H200 (a virtual machine of 16 cores) that added 0.1 ms to 1.2 ms to a run, unevenly by
- * worker process and by run, and identical code graded as itself read up to 1.09x. On one CPU
- * the steps follow each other without a wake-up: a lab 8 run of the student's worker sharing the
- * grader's CPU took 1.24 ms to 1.41 ms where, on CPUs of its own, 1.33 ms to 2.29 ms
- * (docs/results/h200/one-cpu-experiment-2b37a60-2026-11-28.log). Only one process runs at a time
- * (every worker is stopped between its requests, and the grader waits for the one it asked), so
- * one CPU is all a run needs; code under test that crowds it slows its own runs alone, since its
- * threads run only while its own request is on the clock. */
+ * the grader reads. Spread over several CPUs, each hand-over waits for another CPU to take it:
+ * on an H200 (16 cores) the unlock alone returned 0.08 ms to 1.2 ms after a lab 8 run's clock
+ * started, and the student's runs spread more than the reference's. With the student's worker on
+ * the grader's CPU, its lab 8 runs took 1.225 ms to 1.495 ms, against 1.296 ms to 2.336 ms
+ * (docs/results/h200/one-cpu-experiment-2b37a60-2026-11-28.log); with every party of every run
+ * on one CPU, the spread of the student's runs fell on every lab, lab 8's interquartile range
+ * from 8.1% of the median to 2.4% (docs/results/h200/ratio-sweep-1643a86-2026-11-28.md). Only
+ * one process runs at a time (every worker is stopped between its requests, and the grader waits
+ * for the one it asked), so one CPU is all a run needs. Code under test that crowds it slows its
+ * own runs alone: its threads run only while its worker is resumed, for its own requests and for
+ * the driver's lock before each (the exploit crowds-the-cpus). */
 #ifndef GRADER_ONE_CPU_H
 #define GRADER_ONE_CPU_H
 
