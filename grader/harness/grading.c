@@ -70,10 +70,12 @@ void require_gpu_and_timing(void)
     }
     require_gpu();
     /* Before any worker starts: each starts on the CPU its test process was given
-     * (one_cpu.h says why the parties of a timed run share one). */
+     * (one_cpu.h says why the parties of a timed run share one). A machine that refuses still
+     * grades, its runs spread as before 1643a86; the report says so, for whoever weighs them. */
     char why[256];
-    if (!keep_on_one_cpu(why, sizeof why) && getenv("GRADE_SPEED_TRACE"))
-        printf("trace: the timed test's processes are not kept on one CPU: %s\n", why);
+    if (!keep_on_one_cpu(why, sizeof why))
+        printf("note: this test's processes could not be kept on one CPU (%s): its timed runs may "
+               "spread more than usual\n", why);
 }
 
 void require_gpu_timing_and_a_filter(void)

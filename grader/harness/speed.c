@@ -292,7 +292,8 @@ static const char *const step_names[STEPS] = {"hold", "prepare", "clean", "queue
 /* GRADE_SPEED_TRACE: a GPU run's request in parts, in ms from the request: when the driver's
  * unlock of its worker returned (-1: not held), when its first and its last launch were told
  * (-1: it launched nothing, as the copy), its answer came and the worker was stopped, and its
- * results were read (the run's time). */
+ * results were read (the run's time). With the processes on one CPU (one_cpu.h) the grader marks
+ * a part when it next runs, which is once the worker waits: only the answer and the read hold. */
 enum request_part { UNLOCKED, FIRST_LAUNCH, LAST_LAUNCH, ANSWERED, READ, REQUEST_PARTS };
 static const char *const request_part_names[REQUEST_PARTS] = {"unlocked", "first launch",
                                                               "last launch", "answer", "read"};

@@ -22,8 +22,8 @@
  *   result not right then counts the run as wrong: a function's work is done when it returns, so
  *   a worker that answers before its work is done (its wait switched off from inside) fails.
  *   Nothing else runs in a scored run: the reference's kernels-alone time comes from runs of
- *   its own (KERNELS_ALONE_RUNS). The test process and both workers share one CPU (one_cpu.h),
- *   so that no run waits for another CPU to wake, whoever's it is.
+ *   its own (KERNELS_ALONE_RUNS). The test process and both workers start on one CPU
+ *   (one_cpu.h), so that no run's hand-overs wait for another CPU to wake, whoever's it is.
  * - A fixed shape. How many calls a run makes is the grader's (a contender's `calls`, or the
  *   workload's default), never measured, and so never changed by a busy GPU or its memory. The
  *   one exception is a trusted baseline's (one_call_when_slow), decided from its own warm-up in
