@@ -3,24 +3,13 @@
  * stays there. */
 #define _GNU_SOURCE
 #include "one_cpu.h"
+#include "waiting_thread.h"
 
 #include <criterion/criterion.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static volatile long started_thread;
-
-static void *wait_forever(void *unused)
-{
-    started_thread = syscall(SYS_gettid);
-    for (;;)
-        pause();
-    return unused;
-}
 
 static int cpus_of(pid_t thread)
 {
@@ -38,10 +27,7 @@ static void needs_two_cpus(void)
 
 Test(one_cpu, every_thread_and_every_later_process, .init = needs_two_cpus)
 {
-    pthread_t thread; /* started before, as the CUDA driver's threads are */
-    cr_assert(pthread_create(&thread, NULL, wait_forever, NULL) == 0);
-    while (!started_thread)
-        sched_yield();
+    long started_thread = start_waiting_thread();
     char why[256] = "";
     cr_assert(keep_on_one_cpu(why, sizeof why), "keep_on_one_cpu: %s", why);
     cr_expect_eq(cpus_of(0), 1, "the calling thread may still use %d CPUs", cpus_of(0));

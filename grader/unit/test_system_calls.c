@@ -3,26 +3,15 @@
  * of the code under test where the runtime calls back into it), and what it refuses it says. */
 #define _GNU_SOURCE /* syscall */
 #include "system_calls.h"
+#include "waiting_thread.h"
 
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <errno.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-static volatile long started_thread;
-
-static void *wait_forever(void *unused)
-{
-    started_thread = syscall(SYS_gettid);
-    for (;;)
-        pause();
-    return unused;
-}
 
 /* A field of a thread's status: "Seccomp" (2 where a filter holds it) or "Seccomp_filters"
  * (how many filters hold it; Linux 5.9 and later). -1 where the field is missing. */
@@ -44,10 +33,7 @@ static int status_field_of(long thread, const char *field)
 /* Counted, not compared with none: a container's runtime may filter every process already. */
 Test(system_calls, a_thread_started_before_the_restriction_is_restricted_too)
 {
-    pthread_t thread;
-    cr_assert_eq(pthread_create(&thread, NULL, wait_forever, NULL), 0);
-    while (!started_thread)
-        sched_yield();
+    long started_thread = start_waiting_thread();
     int filters_before = status_field_of(started_thread, "Seccomp_filters");
     if (filters_before < 0)
         cr_skip_test("this kernel's /proc does not count a thread's filters (Seccomp_filters)");
