@@ -96,8 +96,9 @@ void crossing_call_end(struct crossing_call *call, void *result, size_t result_s
  * crossing_batch_run sends them together to their worker, which runs them back to back, waits
  * until its device is idle and answers. Returns the milliseconds from the moment the stopped
  * worker is resumed, its request already waiting (a held worker is unlocked right after), to
- * its stop after the answer, measured here: nothing in the worker's reach carries a time. The calls of a batch go to one
- * worker; a call that returns a value may not be made inside one (crossing_call_end). */
+ * its stop after the answer, measured here: nothing in the worker's reach carries a time. The
+ * calls of a batch go to one worker; a call that returns a value may not be made inside one
+ * (crossing_call_end). */
 void crossing_batch_begin(void);
 double crossing_batch_run(void);
 /* The kit's own measurement of the grader (GRADE_SPEED_TRACE): when, after the last request was

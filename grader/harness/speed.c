@@ -326,9 +326,9 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         hold_worker_of(contender, is_copy);
     step_ms[STEP_HOLD] += now_ms() - mark, mark = now_ms();
     struct run run;
-    bool reuse = kept && kept->expected && !memory->each_run;
-    prepare_run(memory, contender, is_copy, calls, seed, reuse ? kept->expected : NULL, &run);
-    if (kept && !kept->expected && !memory->each_run) {
+    const bool keeps = kept && !memory->each_run;
+    prepare_run(memory, contender, is_copy, calls, seed, keeps ? kept->expected : NULL, &run);
+    if (keeps && !kept->expected) {
         size_t bytes = result_bytes(memory->workload, calls);
         kept->expected = grading_malloc(bytes);
         memcpy(kept->expected, run.expected, bytes);

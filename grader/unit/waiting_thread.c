@@ -20,6 +20,7 @@ static void *wait_forever(void *unused)
 long start_waiting_thread(void)
 {
     pthread_t thread;
+    started_thread = 0;
     cr_assert_eq(pthread_create(&thread, NULL, wait_forever, NULL), 0, "pthread_create");
     while (!started_thread)
         sched_yield();
