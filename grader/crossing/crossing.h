@@ -115,6 +115,9 @@ double crossing_ms_since_last_request(void);
 /* When, after the last request was sent, the driver's unlock of its held worker returned (ms;
  * negative where the worker was not held): the unlock's share of a run's fixed cost. */
 double crossing_last_request_unlocked_ms(void);
+/* The milliseconds this test process has spent starting workers of target, each from its spawn
+ * to its first stop (its CUDA context made): the kit's own measurement (GRADE_SPEED_TRACE). */
+double crossing_worker_start_ms(enum crossing_target target);
 /* crossing_batch_run for a batch of the references' worker that its worker also times on the GPU,
  * by CUDA events around the calls: for a run that is not scored (the events cost time). */
 double crossing_batch_run_timed_on_gpu(void);

@@ -74,6 +74,7 @@ struct connection {
 
 static struct {
     struct connection workers[CROSSING_TARGET_COUNT];
+    double start_ms[CROSSING_TARGET_COUNT]; /* spent starting each kind of worker */
     bool batching;
     int pending_count;
     struct crossing_call pending[WIRE_MAX_CALLS];
@@ -196,8 +197,15 @@ static bool receive_answer(enum crossing_target target, struct connection *worke
     return false;
 }
 
+static double milliseconds_between(const struct timespec *start, const struct timespec *end)
+{
+    return (double)(end->tv_sec - start->tv_sec) * 1e3 + (double)(end->tv_nsec - start->tv_nsec) / 1e6;
+}
+
 static void start_worker(enum crossing_target target, struct connection *worker)
 {
+    struct timespec started;
+    clock_gettime(CLOCK_MONOTONIC, &started);
     const char *program = getenv(worker_variables[target]);
     if (!program || !*program)
         machine_problem("the grading machine is misconfigured: %s is not set (./grade sets it "
@@ -263,6 +271,9 @@ static void start_worker(enum crossing_target target, struct connection *worker)
         machine_problem("%s: %s", worker_roles[target], hello.message);
     worker->ended_status = -1;
     stop_worker(worker); /* until its first request */
+    struct timespec ready;
+    clock_gettime(CLOCK_MONOTONIC, &ready);
+    crossing.start_ms[target] += milliseconds_between(&started, &ready);
 }
 
 static bool exchange(enum crossing_target target, struct connection *worker,
@@ -610,11 +621,6 @@ static void release_worker(struct connection *worker)
     cr_assert(result == 0, "the CUDA driver could not unlock the process running %s (CUresult "
               "%d)", role, result);
     worker->held = false;
-}
-
-static double milliseconds_between(const struct timespec *start, const struct timespec *end)
-{
-    return (double)(end->tv_sec - start->tv_sec) * 1e3 + (double)(end->tv_nsec - start->tv_nsec) / 1e6;
 }
 
 /* One request and its answer, timed by this process's clock; false when the worker has ended.
@@ -1006,6 +1012,11 @@ double crossing_ms_since_last_request(void)
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return milliseconds_between(&crossing.request_sent, &now);
+}
+
+double crossing_worker_start_ms(enum crossing_target target)
+{
+    return crossing.start_ms[target];
 }
 
 double crossing_last_request_unlocked_ms(void)

@@ -299,6 +299,8 @@ static const char *const request_part_names[REQUEST_PARTS] = {"unlocked", "first
                                                               "last launch", "answer", "read"};
 struct request_parts {
     double ms[REQUEST_PARTS];
+    double at_ms; /* when the request was sent, on CLOCK_MONOTONIC: to set runs beside samples
+                     of the GPU's clocks taken by another process */
 };
 
 /* The inputs of a trusted contender's unscored runs, made for the first and kept for the next:
@@ -355,6 +357,7 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         }
         require_phase(contender, is_copy);
         step_ms[STEP_QUEUE] += now_ms() - mark, mark = now_ms();
+        double sent_at = mark;
         double request_ms = gpu_ms ? crossing_batch_run_timed_on_gpu() : crossing_batch_run();
         double answered = now_ms();
         step_ms[STEP_REQUEST] += answered - mark;
@@ -369,7 +372,7 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
         step_ms[STEP_VERIFY] += now_ms() - answered;
         if (parts) {
             *parts = (struct request_parts){
-                {crossing_last_request_unlocked_ms(), -1.0, -1.0, request_ms, elapsed}};
+                {crossing_last_request_unlocked_ms(), -1.0, -1.0, request_ms, elapsed}, sent_at};
             (void)crossing_last_request_launch_times(&parts->ms[FIRST_LAUNCH],
                                                      &parts->ms[LAST_LAUNCH]);
         }
@@ -464,6 +467,9 @@ static void print_request_parts(const struct request_parts *parts, int runs)
     for (int r = 0; r < runs; r++)
         printf(" %.3f/%.3f/%.3f/%.3f", parts[r].ms[UNLOCKED], parts[r].ms[FIRST_LAUNCH],
                parts[r].ms[LAST_LAUNCH], parts[r].ms[ANSWERED]);
+    printf(" | each run's request sent at (ms, CLOCK_MONOTONIC):");
+    for (int r = 0; r < runs; r++)
+        printf(" %.3f", parts[r].at_ms);
     printf("\n");
     free(values);
 }
@@ -697,7 +703,8 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
         printf("trace: steps (ms, all runs):");
         for (int step = 0; step < STEPS; step++)
             printf(" %s %.1f", step_names[step], step_ms[step]);
-        printf("\n");
+        printf(" (of request: the student's worker's starts %.1f)\n",
+               crossing_worker_start_ms(CROSSING_STUDENT));
         for (int i = 0; i < workload->input_count; i++)
             for (int c = 0; c < total; c++) {
                 printf("trace: %s | %s | calls %d |", results->input_names[i], all[c]->label,
