@@ -24,7 +24,10 @@
  * reaches 96.7% to 99.3% in make bench (docs/results.md); above this, the input was not read. */
 #define MAX_PERCENT_OF_COPY 115
 
-enum phase { TRUSTED_BEFORE, STUDENT_PHASE, TRUSTED_AFTER, PHASES };
+/* The seeds' run numbers of the runs that are not scored: a contender's kernels-alone runs and
+ * its warm-ups (one a phase), past every scored run's (1 to the timed runs). */
+#define KERNELS_ALONE_RUN_IDS (1 << 20)
+#define WARM_UP_RUN_IDS (2 << 20)
 
 static double now_ms(void)
 {
@@ -67,7 +70,6 @@ struct phase_memory {
      * result's place in memory (which slice of the L2 cache its atomics go to) is the same for
      * every contender. Runs never overlap, and it is poisoned before each. */
     unsigned long long *d_results;
-    int member_count;
     struct l2_cleaner *cleaner;
 };
 
@@ -390,65 +392,109 @@ static double timed_run(struct phase_memory *memory, const struct timed_contende
     return elapsed;
 }
 
-/* The runs of one phase on one input, member by member: a warm-up, then the member's timed runs
- * back to back, so that every timed run follows a run of the same code, in the student's phase
- * and in the references' alike (alternated run by run, the lab 3 reference followed the lab 2
- * reference's 50 ms of atomics on one address and read 2-4% slower than the same code timed
- * alone: docs/results/h100/ratio-sweep-2026-11-25c.log). samples[m][r] gets timed run r's time.
+/* Everything one measurement gathers, by contender c (its index among all, the copy last) and
+ * input i: samples[c][i * timed_runs + r] the time of scored run r, gpu_samples[c][i *
+ * KERNELS_ALONE_RUNS + k] the GPU's time of kernels-alone run k, traced[c] (GRADE_SPEED_TRACE)
+ * each scored run's parts, calls[i][c] its calls a run, wrong[i][c] its wrong runs, shown[c] its
+ * last result. */
+struct measurement {
+    int timed_runs;
+    double *samples[MAX_TIMED_CONTENDERS + 1], *gpu_samples[MAX_TIMED_CONTENDERS + 1];
+    struct request_parts *traced[MAX_TIMED_CONTENDERS + 1];
+    int calls[MAX_TIMED_INPUTS][MAX_TIMED_CONTENDERS + 1];
+    int wrong[MAX_TIMED_INPUTS][MAX_TIMED_CONTENDERS + 1];
+    unsigned long long shown[MAX_TIMED_CONTENDERS + 1][4];
+};
+
+/* One phase: its members (contender indices), the inputs, and the scored runs of each input it
+ * makes. */
+struct phase_plan {
+    int member_count;
+    int members[MAX_TIMED_CONTENDERS + 1];
+    const struct timed_contender *const *all;
+    const bool *is_copy;
+    int input_count;
+    const struct timed_source *sources; /* an input's (NULL for a workload without inputs) */
+    uint64_t grading_seed;
+    int first_run, runs;
+    int phase; /* its place in the measurement: the warm-ups' seeds */
+    bool deciding;
+    int kernel_runs;
+};
+
+/* A phase's runs, member by member: a warm-up, then the member's timed runs, the inputs taken
+ * in turn (run r of every input, then run r + 1 of every input), so that every timed run follows
+ * a run of the same code, in the student's phases and in the references' alike (alternated run by
+ * run, the lab 3 reference followed the lab 2 reference's 50 ms of atomics on one address and read
+ * 2-4% slower than the same code timed alone: docs/results/h100/ratio-sweep-2026-11-25c.log), and
+ * so that an input's runs are spread over the member's whole part of the phase, not bunched where
+ * the run's fixed cost happened to sit at one level (speed.h). 
  * Every scored run of every contender makes inputs of its own (its seed names the contender, the
  * input and the run), while every worker is held (or in memory of its own, where none can be), by
  * the same steps just before its clock starts: no function can hand back an answer it gave another
  * function, and a run never finds its inputs made by other steps than another's (identical code
- * must read 1.00). contender[m] is member m's index among all contenders; calls[m] its calls a
- * run on this input, which its warm-up decides where `deciding` (speed_calls_on_input).
- * Where kernel_runs is not 0, each trusted GPU member then makes kernel_runs more runs, not
- * scored, its calls timed on the GPU too: gpu_samples[m][k] gets run k's time there. */
-static void run_phase(struct phase_memory *memory, const struct timed_contender *const *members,
-                      const bool *is_copy, const int *contender, uint64_t grading_seed, int input,
-                      int first_run, int timed_runs, bool deciding, int *calls, double **samples,
-                      int kernel_runs, double **gpu_samples, int *wrong,
-                      unsigned long long (*shown)[4], struct request_parts **parts)
+ * must read 1.00). contender[m] is member m's index among all contenders; calls[i][m] its calls a
+ * run on input i, which its warm-ups decide where `deciding` (speed_calls_on_input): a member that
+ * decides warms up on every input, with one call, any other on the first input alone.
+ * Where kernel_runs is not 0, each trusted GPU member then makes kernel_runs more runs on each
+ * input, not scored, its calls timed on the GPU too: gpu_samples[m][i][k] gets run k's time there. */
+static void run_phase(struct phase_memory *memory, const struct phase_plan *plan,
+                      struct measurement *measured)
 {
-    for (int m = 0; m < memory->member_count; m++)
-        for (int run = -1; run < timed_runs; run++) {
-            uint64_t seed = run_seed(grading_seed, contender[m], input,
-                                     run < 0 ? 0 : first_run + run + 1);
+    for (int m = 0; m < plan->member_count; m++) {
+        const int c = plan->members[m];
+        const struct timed_contender *member = plan->all[c];
+        const bool decides = plan->deciding && (member->one_call_when_slow || member->fills_runs);
+        for (int i = 0; i < (decides ? plan->input_count : 1); i++) {
+            memory->source = plan->sources ? &plan->sources[i] : NULL;
+            uint64_t seed = run_seed(plan->grading_seed, c, i, WARM_UP_RUN_IDS + plan->phase);
             bool right = true;
-            struct request_parts run_parts = {0};
             /* A warm-up that decides is one call: a slow baseline's declared calls would cost
              * its slow inputs' time several times over, for nothing. */
-            bool decides = run < 0 && deciding &&
-                           (members[m]->one_call_when_slow || members[m]->fills_runs);
-            int run_calls = decides ? 1 : calls[m];
-            double ms = timed_run(memory, members[m], is_copy[m], run_calls, seed, &right,
-                                  shown[m], parts ? &run_parts : NULL, NULL, NULL);
+            double ms = timed_run(memory, member, plan->is_copy[c], decides ? 1 : measured->calls[i][c],
+                                  seed, &right, measured->shown[c], NULL, NULL, NULL);
             if (!right)
-                wrong[m]++;
-            if (run >= 0 && parts)
-                parts[m][run] = run_parts;
-            if (run >= 0)
-                samples[m][run] = ms;
-            else if (decides)
-                calls[m] = members[m]->fills_runs ? speed_calls_to_fill_run(calls[m], ms)
-                                                  : speed_calls_on_input(calls[m], true, ms);
+                measured->wrong[i][c]++;
+            if (decides)
+                measured->calls[i][c] =
+                    member->fills_runs ? speed_calls_to_fill_run(measured->calls[i][c], ms)
+                                       : speed_calls_on_input(measured->calls[i][c], true, ms);
         }
+        for (int run = plan->first_run; run < plan->first_run + plan->runs; run++)
+            for (int i = 0; i < plan->input_count; i++) {
+                memory->source = plan->sources ? &plan->sources[i] : NULL;
+                bool right = true;
+                size_t at = (size_t)i * measured->timed_runs + run;
+                struct request_parts *parts = measured->traced[c] ? &measured->traced[c][at] : NULL;
+                measured->samples[c][at] =
+                    timed_run(memory, member, plan->is_copy[c], measured->calls[i][c],
+                              run_seed(plan->grading_seed, c, i, run + 1), &right,
+                              measured->shown[c], parts, NULL, NULL);
+                if (!right)
+                    measured->wrong[i][c]++;
+            }
+    }
     /* The trusted members' kernels alone, on runs of their own after the scored ones (seeds past
      * every scored run's): what a table shows beside a reference's rate, never a score. */
-    for (int m = 0; m < memory->member_count; m++) {
-        struct kept_inputs kept = {NULL};
-        for (int k = 0; k < kernel_runs; k++) {
-            gpu_samples[m][k] = -1.0;
-            if (members[m]->student || members[m]->on_host)
-                continue;
-            uint64_t seed =
-                run_seed(grading_seed, contender[m], input, first_run + timed_runs + 1 + k);
-            bool right = true;
-            (void)timed_run(memory, members[m], is_copy[m], calls[m], seed, &right, shown[m], NULL,
-                            &gpu_samples[m][k], &kept);
-            if (!right)
-                wrong[m]++;
+    for (int m = 0; m < plan->member_count; m++) {
+        const int c = plan->members[m];
+        for (int i = 0; i < plan->input_count; i++) {
+            memory->source = plan->sources ? &plan->sources[i] : NULL;
+            struct kept_inputs kept = {NULL};
+            double *gpu_ms = measured->gpu_samples[c] + (size_t)i * KERNELS_ALONE_RUNS;
+            for (int k = 0; k < plan->kernel_runs; k++) {
+                gpu_ms[k] = -1.0;
+                if (plan->all[c]->student || plan->all[c]->on_host)
+                    continue;
+                bool right = true;
+                (void)timed_run(memory, plan->all[c], plan->is_copy[c], measured->calls[i][c],
+                                run_seed(plan->grading_seed, c, i, KERNELS_ALONE_RUN_IDS + k),
+                                &right, measured->shown[c], NULL, &gpu_ms[k], &kept);
+                if (!right)
+                    measured->wrong[i][c]++;
+            }
+            free(kept.expected);
         }
-        free(kept.expected);
     }
 }
 
@@ -482,6 +528,34 @@ double speed_kernel_ms(double *gpu_samples, size_t runs, int calls)
         if (!(gpu_samples[r] > 0.0))
             return 0.0;
     return median_of(gpu_samples, runs) / calls;
+}
+
+int speed_student_phases_asked(const char *asked)
+{
+    if (!asked || !*asked)
+        return SPEED_STUDENT_PHASES;
+    if (*asked < '0' || *asked > '9')
+        return 0;
+    char *end;
+    long phases = strtol(asked, &end, 10);
+    return *end == '\0' && phases >= 1 && phases <= SPEED_MOST_STUDENT_PHASES ? (int)phases : 0;
+}
+
+int speed_student_phases(void)
+{
+    const char *asked = getenv("GRADE_SPEED_STUDENT_PHASES");
+    int phases = speed_student_phases_asked(asked);
+    cr_assert(phases > 0, "GRADE_SPEED_STUDENT_PHASES must be a whole number from 1 to %d, not '%s'",
+              SPEED_MOST_STUDENT_PHASES, asked);
+    return phases;
+}
+
+int speed_phase_runs(int timed_runs, int phase, int student_phases, int *first_run)
+{
+    /* The k-th of its kind's phases, of `of`. */
+    const int k = phase / 2, of = phase % 2 ? student_phases : student_phases + 1;
+    *first_run = timed_runs * k / of;
+    return timed_runs * (k + 1) / of - *first_run;
 }
 
 int speed_default_calls(uint64_t call_bytes)
@@ -540,10 +614,10 @@ void print_timing_method(const struct speed_workload *workload,
            "the median of %d timed runs after a warm-up; a run is %s%s%s%s, each on an "
            "input of its own made fresh on the GPU for that run, timed from the request to the "
            "moment the grader has read back every result right; your functions are timed alone, "
-           "between two phases of the references and the copy\n",
+           "in %d phases of their own between the references' and the copy's\n",
            gpu.name, gpu.major, gpu.minor, gpu.multiprocessors, gpu.l2_cache_bytes >> 20,
            timed_runs_of(workload), run_calls, used ? " (" : "", others,
-           used ? ")" : "");
+           used ? ")" : "", speed_student_phases());
 }
 
 void time_contenders(const struct speed_workload *workload, const struct timed_contender *contenders,
@@ -553,7 +627,6 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
     cr_assert(count < MAX_TIMED_CONTENDERS && workload->input_count <= MAX_TIMED_INPUTS,
               "grader defect: too many contenders or inputs to time");
     const int timed_runs = timed_runs_of(workload);
-    const int before_runs = timed_runs / 2;
     memset(results, 0, sizeof *results);
     results->input_count = workload->input_count;
 
@@ -594,48 +667,57 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
         cr_skip_test("%s", reason);
     }
 
-    double *samples[MAX_TIMED_CONTENDERS + 1], *gpu_samples[MAX_TIMED_CONTENDERS + 1];
+    struct measurement *measured = grading_malloc(sizeof *measured);
+    memset(measured, 0, sizeof *measured);
+    measured->timed_runs = timed_runs;
+    const bool tracing = getenv("GRADE_SPEED_TRACE") != NULL;
     for (int c = 0; c < total; c++) {
-        samples[c] = grading_malloc((size_t)workload->input_count * timed_runs * sizeof *samples[c]);
-        gpu_samples[c] = grading_malloc((size_t)workload->input_count * KERNELS_ALONE_RUNS *
-                                        sizeof *gpu_samples[c]);
+        measured->samples[c] =
+            grading_malloc((size_t)workload->input_count * timed_runs * sizeof(double));
+        measured->gpu_samples[c] =
+            grading_malloc((size_t)workload->input_count * KERNELS_ALONE_RUNS * sizeof(double));
+        if (tracing)
+            measured->traced[c] = grading_malloc((size_t)workload->input_count * timed_runs *
+                                                 sizeof(struct request_parts));
     }
-    /* calls[i][c]: contender c's calls a run on input i, decided in the first phase it runs in
-     * (the trusted contenders': before the student's) and kept for the next. */
-    int calls[MAX_TIMED_INPUTS][MAX_TIMED_CONTENDERS + 1];
+    /* calls[i][c]: contender c's calls a run on input i, decided in the first trusted phase (where
+     * no code under test is alive) and kept for the next. */
     for (int i = 0; i < workload->input_count; i++)
         for (int c = 0; c < total; c++)
-            calls[i][c] = calls_of(workload, all[c]);
-    const bool tracing = getenv("GRADE_SPEED_TRACE") != NULL;
-    struct request_parts *traced[MAX_TIMED_CONTENDERS + 1] = {0};
-    for (int c = 0; tracing && c < total; c++)
-        traced[c] = grading_malloc((size_t)workload->input_count * timed_runs * sizeof *traced[c]);
-    int wrong[MAX_TIMED_INPUTS][MAX_TIMED_CONTENDERS + 1];
-    memset(wrong, 0, sizeof wrong);
+            measured->calls[i][c] = calls_of(workload, all[c]);
+    struct timed_source sources[MAX_TIMED_INPUTS] = {0};
+    for (int i = 0; i < workload->input_count && workload->open_input; i++)
+        workload->open_input(workload, i, results->input_names[i], sizeof results->input_names[i],
+                             &sources[i]);
     struct l2_cleaner cleaner = l2_cleaner_create();
     memory.cleaner = &cleaner;
     CUDA_CHECK(cudaMalloc((void **)&memory.d_results, result_bytes(workload, most_calls)));
 
-    for (int phase = 0; phase < PHASES; phase++) {
-        const struct timed_contender *members[MAX_TIMED_CONTENDERS + 1];
-        bool member_is_copy[MAX_TIMED_CONTENDERS + 1];
-        int member_index[MAX_TIMED_CONTENDERS + 1];
-        memory.member_count = 0;
+    /* Trusted phases and the student's by turns, the student's worker ended after each of its own
+     * (speed.h): phase p is the student's where p is odd. */
+    const int student_phases = speed_student_phases();
+    const int phase_count = 2 * student_phases + 1;
+    for (int phase = 0; phase < phase_count; phase++) {
+        const bool students = phase % 2 == 1;
+        struct phase_plan plan = {.all = all, .is_copy = is_copy,
+                                  .input_count = workload->input_count,
+                                  .sources = workload->open_input ? sources : NULL,
+                                  .grading_seed = options.seed, .phase = phase,
+                                  .deciding = phase == 0,
+                                  .kernel_runs = phase == phase_count - 1 ? KERNELS_ALONE_RUNS : 0};
+        plan.runs = speed_phase_runs(timed_runs, phase, student_phases, &plan.first_run);
         memory.calls = 1;
         for (int c = 0; c < total; c++)
-            if ((c < count && contenders[c].student) == (phase == STUDENT_PHASE)) {
-                int m = memory.member_count++;
-                member_index[m] = c;
-                member_is_copy[m] = is_copy[c];
-                members[m] = all[c];
+            if ((c < count && contenders[c].student) == students) {
+                plan.members[plan.member_count++] = c;
                 if (calls_of(workload, all[c]) > memory.calls)
                     memory.calls = calls_of(workload, all[c]);
             }
-        if (memory.member_count == 0)
+        if (plan.member_count == 0)
             continue;
-        /* The calls the trusted phase before decided, for the student's functions that take
-         * their reference's (calls_from). */
-        if (phase == STUDENT_PHASE)
+        /* The calls the first trusted phase decided, for the student's functions that take their
+         * reference's (calls_from). */
+        if (students)
             for (int c = 0; c < count; c++)
                 if (contenders[c].calls_from) {
                     int from = contenders[c].calls_from - 1;
@@ -645,55 +727,23 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
                               "grader defect: %s takes the calls of a contender that is not a "
                               "trusted one of as many calls", contenders[c].label);
                     for (int i = 0; i < workload->input_count; i++)
-                        calls[i][c] = calls[i][from];
+                        measured->calls[i][c] = measured->calls[i][from];
                 }
-        /* The student's phase has memory of its own: its worker never sees the references'. */
+        /* Each phase has memory of its own: the student's worker never sees the references'. */
         if (!memory.each_run)
             allocate_phase_memory(&memory);
-        int first_run = phase == TRUSTED_AFTER ? before_runs : 0;
-        int runs = phase == STUDENT_PHASE ? timed_runs
-                   : phase == TRUSTED_BEFORE ? before_runs
-                                             : timed_runs - before_runs;
-        for (int i = 0; i < workload->input_count; i++) {
-            struct timed_source source = {0};
-            if (workload->open_input)
-                workload->open_input(workload, i, results->input_names[i],
-                                     sizeof results->input_names[i], &source);
-            memory.source = &source;
-            double *member_samples[MAX_TIMED_CONTENDERS + 1],
-                *member_gpu_samples[MAX_TIMED_CONTENDERS + 1];
-            struct request_parts *member_parts[MAX_TIMED_CONTENDERS + 1];
-            int member_calls[MAX_TIMED_CONTENDERS + 1];
-            int member_wrong[MAX_TIMED_CONTENDERS + 1] = {0};
-            for (int m = 0; m < memory.member_count; m++) {
-                size_t first = (size_t)i * timed_runs + first_run;
-                member_samples[m] = samples[member_index[m]] + first;
-                member_gpu_samples[m] =
-                    gpu_samples[member_index[m]] + (size_t)i * KERNELS_ALONE_RUNS;
-                member_parts[m] = tracing ? traced[member_index[m]] + first : NULL;
-                member_calls[m] = calls[i][member_index[m]];
-            }
-            unsigned long long shown[MAX_TIMED_CONTENDERS + 1][4];
-            run_phase(&memory, members, member_is_copy, member_index, options.seed, i, first_run,
-                      runs, phase == TRUSTED_BEFORE, member_calls, member_samples,
-                      phase == TRUSTED_AFTER ? KERNELS_ALONE_RUNS : 0, member_gpu_samples,
-                      member_wrong, shown, tracing ? member_parts : NULL);
-            for (int m = 0; m < memory.member_count; m++) {
-                calls[i][member_index[m]] = member_calls[m];
-                wrong[i][member_index[m]] += member_wrong[m];
-                if (member_index[m] < count)
-                    memcpy(results->last_results[member_index[m]], shown[m], sizeof shown[m]);
-            }
-            if (workload->open_input)
-                timed_source_destroy(&source);
-        }
+        run_phase(&memory, &plan, measured);
         /* Nothing of the student's code outlives its phase: its process and its CUDA context end
          * here, with whatever it left running on the GPU. */
-        if (phase == STUDENT_PHASE)
+        if (students)
             crossing_end_worker(CROSSING_STUDENT);
         if (!memory.each_run)
             free_phase_memory(&memory);
     }
+    for (int i = 0; i < workload->input_count && workload->open_input; i++)
+        timed_source_destroy(&sources[i]);
+    for (int c = 0; c < count; c++)
+        memcpy(results->last_results[c], measured->shown[c], sizeof measured->shown[c]);
     l2_cleaner_destroy(&cleaner);
     CUDA_CHECK(cudaFree(memory.d_results));
 
@@ -708,26 +758,24 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
         for (int i = 0; i < workload->input_count; i++)
             for (int c = 0; c < total; c++) {
                 printf("trace: %s | %s | calls %d |", results->input_names[i], all[c]->label,
-                       calls[i][c]);
+                       measured->calls[i][c]);
                 for (int r = 0; r < timed_runs; r++)
-                    printf(" %.4f", samples[c][(size_t)i * timed_runs + r]);
-                print_request_parts(traced[c] + (size_t)i * timed_runs, timed_runs);
+                    printf(" %.4f", measured->samples[c][(size_t)i * timed_runs + r]);
+                print_request_parts(measured->traced[c] + (size_t)i * timed_runs, timed_runs);
             }
-        for (int c = 0; c < total; c++)
-            free(traced[c]);
     }
     for (int i = 0; i < workload->input_count; i++) {
         double copy_ms = 0.0;
         if (workload->elements) {
-            copy_ms = median_of(samples[count] + (size_t)i * timed_runs, (size_t)timed_runs) /
-                      calls[i][count];
+            copy_ms = median_of(measured->samples[count] + (size_t)i * timed_runs, (size_t)timed_runs) /
+                      measured->calls[i][count];
             results->copy_ms[i] = copy_ms;
             results->copy_kernel_ms[i] =
-                speed_kernel_ms(gpu_samples[count] + (size_t)i * KERNELS_ALONE_RUNS,
-                                KERNELS_ALONE_RUNS, calls[i][count]);
+                speed_kernel_ms(measured->gpu_samples[count] + (size_t)i * KERNELS_ALONE_RUNS,
+                                KERNELS_ALONE_RUNS, measured->calls[i][count]);
         }
         for (int c = 0; c < count; c++) {
-            double *runs = samples[c] + (size_t)i * timed_runs;
+            double *runs = measured->samples[c] + (size_t)i * timed_runs;
             double ms;
             if (contenders[c].on_host)
                 ms = fastest_of(runs, (size_t)timed_runs) *
@@ -736,19 +784,19 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
                                    ? workload->host_sample_elements
                                    : workload->elements));
             else {
-                ms = median_of(runs, (size_t)timed_runs) / calls[i][c];
+                ms = median_of(runs, (size_t)timed_runs) / measured->calls[i][c];
                 if (!contenders[c].student)
                     results->kernel_ms[i * MAX_TIMED_CONTENDERS + c] =
-                        speed_kernel_ms(gpu_samples[c] + (size_t)i * KERNELS_ALONE_RUNS,
-                                        KERNELS_ALONE_RUNS, calls[i][c]);
+                        speed_kernel_ms(measured->gpu_samples[c] + (size_t)i * KERNELS_ALONE_RUNS,
+                                        KERNELS_ALONE_RUNS, measured->calls[i][c]);
             }
             results->contender_ms[i * MAX_TIMED_CONTENDERS + c] = ms;
-            cr_expect(wrong[i][c] == 0,
+            cr_expect(measured->wrong[i][c] == 0,
                       "%s gave a wrong result in %d of its timed runs on %s (seed %" PRIu64 "): "
                       "the result must be right on every call (every scored run's inputs are new). "
                       "Look for state left from an earlier call, a result kept from one, a race, "
                       "or a result not ready when the function returns.",
-                      contenders[c].label, wrong[i][c], results->input_names[i], options.seed);
+                      contenders[c].label, measured->wrong[i][c], results->input_names[i], options.seed);
             uint64_t bytes = workload->elements * element_bytes;
             if (workload->elements && !contenders[c].on_host && bytes >= (1u << 20)) {
                 double percent = percent_of_copy_bandwidth(bytes, ms, bytes, copy_ms);
@@ -762,7 +810,9 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
         }
     }
     for (int c = 0; c < total; c++) {
-        free(samples[c]);
-        free(gpu_samples[c]);
+        free(measured->samples[c]);
+        free(measured->gpu_samples[c]);
+        free(measured->traced[c]);
     }
+    free(measured);
 }

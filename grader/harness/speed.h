@@ -2,14 +2,20 @@
  * the copy) is timed, so that nothing the code under test can reach carries a time and
  * identical code reads 1.00x.
  *
- * - Phases. The trusted contenders (the references, CUB, the copy) are timed in a phase before
- *   and in a phase after the student's, which times the student's functions alone. The
- *   student's worker is started for its phase and ended (its process killed, its CUDA context
- *   with it) before anything else is timed: whatever its code leaves running on the GPU slows
- *   only itself. Within a phase each contender has its warm-up and its runs back to back, so
- *   that every timed run follows a run of the same code, whoever's it is (speed.c, run_phase).
- *   A trusted contender's time is the median of its runs of both phases, which bracket the
- *   student's.
+ * - Phases. The trusted contenders (the references, CUB, the copy) and the student's functions
+ *   are timed by turns, in phases: a trusted phase, then one of the student's, and so on,
+ *   SPEED_STUDENT_PHASES of the student's between SPEED_STUDENT_PHASES + 1 trusted ones, every
+ *   contender's runs of each input shared out among the phases of its kind. The student's worker
+ *   is started for each of its phases and ended (its process killed, its CUDA context with it)
+ *   before anything else is timed: whatever its code leaves running on the GPU slows only
+ *   itself. A run's fixed cost (the hand-overs between processes) moves between levels a tenth
+ *   of a millisecond apart that hold for tens to hundreds of milliseconds, whoever runs
+ *   (docs/maintainers.md, "Timing that does not depend on order"): in one phase each, the
+ *   student's runs and the reference's fell on different levels, and identical code read
+ *   0.88-1.14 an input. By turns, every contender's runs of an input sample every part of the
+ *   measurement. Within a phase each contender has its warm-up, then its runs back to back, the
+ *   inputs in turn, so that every timed run follows a run of the same code, whoever's it is
+ *   (speed.c, run_phase). A contender's time on an input is the median of all its runs there.
  * - Inputs of its own. Every scored run of every contender gets new inputs, made on the GPU by the
  *   grader just before its clock starts, from a seed of that contender's run
  *   (common/timed_inputs.h): no code can see an input before its run starts, or reuse an answer
@@ -145,6 +151,20 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
  * time, which no scored run may hold (code under test could skip them in its own process). */
 #define KERNELS_ALONE_RUNS 5
 double speed_kernel_ms(double *gpu_samples, size_t runs, int calls);
+
+/* The student's phases of a measurement (speed.h, "Phases"); GRADE_SPEED_STUDENT_PHASES, 1 to
+ * SPEED_MOST_STUDENT_PHASES, sets another for the kit's own measurements of the grader. Each
+ * costs a start of the student's worker (about 0.15 s on an H200). */
+#define SPEED_STUDENT_PHASES 3
+#define SPEED_MOST_STUDENT_PHASES 8
+int speed_student_phases(void);
+/* The phases that GRADE_SPEED_STUDENT_PHASES's value asks for: NULL or empty, the default; 0 for
+ * a value that is no whole number from 1 to SPEED_MOST_STUDENT_PHASES. */
+int speed_student_phases_asked(const char *asked);
+/* Phase `phase`'s share of an input's timed_runs scored runs (phase p is the student's where p is
+ * odd, of 2 * student_phases + 1): *first_run gets its first, the return its count. Every run
+ * falls to one phase of each kind, and each phase has one at least while there are enough. */
+int speed_phase_runs(int timed_runs, int phase, int student_phases, int *first_run);
 
 /* A run's calls when a contender does not say: about TIMED_RUN_BYTES (grading.h) of input, at
  * most MAX_DEFAULT_CALLS. */

@@ -5,6 +5,7 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 
 Test(median, odd_and_even_counts)
 {
@@ -60,6 +61,42 @@ Test(calls_a_run, a_reference_that_fills_its_runs_makes_enough_calls_for_a_run)
     cr_expect_eq(speed_calls_to_fill_run(16, SPEED_RUN_MS / 2), 2);
     cr_expect_eq(speed_calls_to_fill_run(16, 0.01), 16); /* never past what it declared */
     cr_expect_eq(speed_calls_to_fill_run(4, 0.0), 4);    /* no warm-up time: its declared */
+}
+
+/* Each kind's phases share an input's scored runs out whole: every run to exactly one phase of
+ * the student's and one of the trusted, none empty while there are as many runs as phases. */
+Test(phases, every_run_falls_to_one_phase_of_each_kind)
+{
+    for (int student_phases = 1; student_phases <= SPEED_MOST_STUDENT_PHASES; student_phases++)
+        for (int timed_runs = TIMING_MIN_RUNS; timed_runs <= 61; timed_runs++) {
+            int taken[2][61] = {{0}};
+            for (int phase = 0; phase < 2 * student_phases + 1; phase++) {
+                int first = -1;
+                int runs = speed_phase_runs(timed_runs, phase, student_phases, &first);
+                cr_expect(runs >= 1, "%d runs, %d phases of the student's: phase %d has %d",
+                          timed_runs, student_phases, phase, runs);
+                for (int r = first; r < first + runs; r++) {
+                    cr_assert(r >= 0 && r < timed_runs, "run %d of %d", r, timed_runs);
+                    taken[phase % 2][r]++;
+                }
+            }
+            for (int r = 0; r < timed_runs; r++)
+                cr_expect(taken[0][r] == 1 && taken[1][r] == 1,
+                          "%d runs, %d phases of the student's: run %d in %d trusted and %d "
+                          "student's phases", timed_runs, student_phases, r, taken[0][r],
+                          taken[1][r]);
+        }
+}
+
+Test(phases, the_count_asked_for_the_kits_measurements)
+{
+    cr_expect_eq(speed_student_phases_asked(NULL), SPEED_STUDENT_PHASES);
+    cr_expect_eq(speed_student_phases_asked(""), SPEED_STUDENT_PHASES);
+    cr_expect_eq(speed_student_phases_asked("5"), 5);
+    cr_expect_eq(speed_student_phases_asked("1"), 1);
+    const char *refused[] = {"0", "-1", "9", "3x", " 3", "three"};
+    for (size_t k = 0; k < sizeof refused / sizeof *refused; k++)
+        cr_expect_eq(speed_student_phases_asked(refused[k]), 0, "'%s' taken", refused[k]);
 }
 
 Test(kernels_alone, a_call_is_the_median_of_the_runs_over_their_calls)
