@@ -611,7 +611,7 @@ void print_timing_method(const struct speed_workload *workload,
     else
         snprintf(run_calls, sizeof run_calls, "%d call%s", calls, calls == 1 ? "" : "s");
     printf("  on %s (compute capability %d.%d, %d multiprocessors, %d MB of L2 cache); each time "
-           "the median of %d timed runs after a warm-up; a run is %s%s%s%s, each on an "
+           "the median of %d timed runs, a warm-up opening each phase; a run is %s%s%s%s, each on an "
            "input of its own made fresh on the GPU for that run, timed from the request to the "
            "moment the grader has read back every result right; your functions are timed alone, "
            "in %d phases of their own between the references' and the copy's\n",
@@ -753,7 +753,7 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
         printf("trace: steps (ms, all runs):");
         for (int step = 0; step < STEPS; step++)
             printf(" %s %.1f", step_names[step], step_ms[step]);
-        printf(" (of request: the student's worker's starts %.1f)\n",
+        printf(" (of hold: the student's worker's starts %.1f)\n",
                crossing_worker_start_ms(CROSSING_STUDENT));
         for (int i = 0; i < workload->input_count; i++)
             for (int c = 0; c < total; c++) {

@@ -8,12 +8,11 @@
  *   contender's runs of each input shared out among the phases of its kind. The student's worker
  *   is started for each of its phases and ended (its process killed, its CUDA context with it)
  *   before anything else is timed: whatever its code leaves running on the GPU slows only
- *   itself. A run's fixed cost (the hand-overs between processes) moves between levels a tenth
- *   of a millisecond apart that hold for tens to hundreds of milliseconds, whoever runs
- *   (docs/maintainers.md, "Timing that does not depend on order"): in one phase each, the
- *   student's runs and the reference's fell on different levels, and identical code read
- *   0.88-1.14 an input. By turns, every contender's runs of an input sample every part of the
- *   measurement. Within a phase each contender has its warm-up, then its runs back to back, the
+ *   itself. A run's fixed cost (the hand-overs between processes) moves between levels, on an
+ *   H200 0.15-0.2 ms apart, that hold from tens of milliseconds to seconds, whoever runs
+ *   (docs/maintainers.md, "The clock and the process lock"): in one phase each, the student's
+ *   runs and the reference's fell on different levels, and identical code read 0.88-1.14 an
+ *   input. By turns, every contender's runs of an input sample more parts of the measurement. Within a phase each contender has its warm-up, then its runs back to back, the
  *   inputs in turn, so that every timed run follows a run of the same code, whoever's it is
  *   (speed.c, run_phase). A contender's time on an input is the median of all its runs there.
  * - Inputs of its own. Every scored run of every contender gets new inputs, made on the GPU by the
