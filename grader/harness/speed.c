@@ -68,8 +68,11 @@ struct phase_memory {
     unsigned long long *d_expected; /* the grader's own: no worker is handed it; wiped once read */
     /* Every run's results, whoever runs: one allocation for the whole measurement, so that a
      * result's place in memory (which slice of the L2 cache its atomics go to) is the same for
-     * every contender. Runs never overlap, and it is poisoned before each. */
+     * every contender. Runs never overlap, and it is poisoned before each. A block of its own
+     * (block_of_its_own: every worker is handed it, and so maps the whole block), wiped whole as
+     * each phase starts, so that nothing a phase's code leaves in it reaches the next phase. */
     unsigned long long *d_results;
+    size_t results_block_bytes;
     struct l2_cleaner *cleaner;
 };
 
@@ -306,7 +309,7 @@ struct request_parts {
 };
 
 /* The inputs of a trusted contender's unscored runs, made for the first and kept for the next:
- * nothing but trusted code is alive in the phase after the student's, and making them anew,
+ * nothing but trusted code is alive in the last trusted phase, and making them anew,
  * most of a run's time, bought nothing. */
 struct kept_inputs {
     unsigned long long *expected; /* host: the first run's calls x counters; NULL before it */
@@ -676,9 +679,11 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
             grading_malloc((size_t)workload->input_count * timed_runs * sizeof(double));
         measured->gpu_samples[c] =
             grading_malloc((size_t)workload->input_count * KERNELS_ALONE_RUNS * sizeof(double));
-        if (tracing)
-            measured->traced[c] = grading_malloc((size_t)workload->input_count * timed_runs *
-                                                 sizeof(struct request_parts));
+        if (tracing) { /* zeroed: a CPU contender's runs have no request parts to fill in */
+            size_t bytes = (size_t)workload->input_count * timed_runs * sizeof(struct request_parts);
+            measured->traced[c] = grading_malloc(bytes);
+            memset(measured->traced[c], 0, bytes);
+        }
     }
     /* calls[i][c]: contender c's calls a run on input i, decided in the first trusted phase (where
      * no code under test is alive) and kept for the next. */
@@ -691,7 +696,8 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
                              &sources[i]);
     struct l2_cleaner cleaner = l2_cleaner_create();
     memory.cleaner = &cleaner;
-    CUDA_CHECK(cudaMalloc((void **)&memory.d_results, result_bytes(workload, most_calls)));
+    memory.results_block_bytes = block_of_its_own(result_bytes(workload, most_calls));
+    CUDA_CHECK(cudaMalloc((void **)&memory.d_results, memory.results_block_bytes));
 
     /* Trusted phases and the student's by turns, the student's worker ended after each of its own
      * (speed.h): phase p is the student's where p is odd. */
@@ -732,6 +738,8 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
         /* Each phase has memory of its own: the student's worker never sees the references'. */
         if (!memory.each_run)
             allocate_phase_memory(&memory);
+        CUDA_CHECK(cudaMemset(memory.d_results, workload->result_initial_byte,
+                              memory.results_block_bytes));
         run_phase(&memory, &plan, measured);
         /* Nothing of the student's code outlives its phase: its process and its CUDA context end
          * here, with whatever it left running on the GPU. */

@@ -32,7 +32,8 @@
  * - A fixed shape. How many calls a run makes is the grader's (a contender's `calls`, or the
  *   workload's default), never measured, and so never changed by a busy GPU or its memory. The
  *   one exception is a trusted baseline's (one_call_when_slow), decided from its own warm-up in
- *   the phase before the student's, where no code under test is alive.
+ *   the first trusted phase, before any code under test is alive (and a fills_runs contender's
+ *   likewise).
  *
  * Policy is apart: a speed_workload says what an input is and how a result is checked (text,
  * images, counts); a lab's grader lists its contenders and tables. */
@@ -145,7 +146,7 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
 /* A call's time on the GPU alone: the median of a trusted contender's runs' times by the events
  * of the references' worker (crossing_last_request_gpu_ms), over its calls a run; 0 where any
  * run has none (the student's worker's, a CPU contender's). Sorts gpu_samples. Those runs are
- * KERNELS_ALONE_RUNS more of each trusted GPU contender in the phase after the student's, not
+ * KERNELS_ALONE_RUNS more of each trusted GPU contender in the last trusted phase, not
  * scored, on the inputs of the first of them (no code under test is alive then): the events cost
  * time, which no scored run may hold (code under test could skip them in its own process). */
 #define KERNELS_ALONE_RUNS 5
@@ -153,7 +154,7 @@ double speed_kernel_ms(double *gpu_samples, size_t runs, int calls);
 
 /* The student's phases of a measurement (speed.h, "Phases"); GRADE_SPEED_STUDENT_PHASES, 1 to
  * SPEED_MOST_STUDENT_PHASES, sets another for the kit's own measurements of the grader. Each
- * costs a start of the student's worker (about 0.15 s on an H200). */
+ * costs a start of the student's worker (0.15-0.24 s on an H200). */
 #define SPEED_STUDENT_PHASES 3
 #define SPEED_MOST_STUDENT_PHASES 8
 int speed_student_phases(void);
