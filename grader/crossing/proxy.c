@@ -199,7 +199,8 @@ static bool receive_answer(enum crossing_target target, struct connection *worke
 
 static double milliseconds_between(const struct timespec *start, const struct timespec *end)
 {
-    return (double)(end->tv_sec - start->tv_sec) * 1e3 + (double)(end->tv_nsec - start->tv_nsec) / 1e6;
+    return (double)(end->tv_sec - start->tv_sec) * 1e3 +
+           (double)(end->tv_nsec - start->tv_nsec) / 1e6;
 }
 
 static void start_worker(enum crossing_target target, struct connection *worker)

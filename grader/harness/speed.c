@@ -431,16 +431,21 @@ struct phase_plan {
  * run, the lab 3 reference followed the lab 2 reference's 50 ms of atomics on one address and read
  * 2-4% slower than the same code timed alone: docs/results/h100/ratio-sweep-2026-11-25c.log), and
  * so that an input's runs are spread over the member's whole part of the phase, not bunched where
- * the run's fixed cost happened to sit at one level (speed.h). 
+ * the run's fixed cost happened to sit at one level (speed.h).
  * Every scored run of every contender makes inputs of its own (its seed names the contender, the
  * input and the run), while every worker is held (or in memory of its own, where none can be), by
  * the same steps just before its clock starts: no function can hand back an answer it gave another
  * function, and a run never finds its inputs made by other steps than another's (identical code
- * must read 1.00). contender[m] is member m's index among all contenders; calls[i][m] its calls a
- * run on input i, which its warm-ups decide where `deciding` (speed_calls_on_input): a member that
- * decides warms up on every input, with one call, any other on the first input alone.
- * Where kernel_runs is not 0, each trusted GPU member then makes kernel_runs more runs on each
- * input, not scored, its calls timed on the GPU too: gpu_samples[m][i][k] gets run k's time there. */
+ * must read 1.00). A member's calls a run on each input (measured->calls) are its warm-ups'
+ * decision where the plan is `deciding` (speed_calls_on_input): a member that decides warms up on
+ * every input, with one call, any other on the first input alone. Where kernel_runs is not 0,
+ * each trusted GPU member then makes kernel_runs more runs on each input, not scored, its calls
+ * timed on the GPU too (measured->gpu_samples). */
+static const struct timed_source *source_of(const struct phase_plan *plan, int input)
+{
+    return plan->sources ? &plan->sources[input] : NULL;
+}
+
 static void run_phase(struct phase_memory *memory, const struct phase_plan *plan,
                       struct measurement *measured)
 {
@@ -449,13 +454,14 @@ static void run_phase(struct phase_memory *memory, const struct phase_plan *plan
         const struct timed_contender *member = plan->all[c];
         const bool decides = plan->deciding && (member->one_call_when_slow || member->fills_runs);
         for (int i = 0; i < (decides ? plan->input_count : 1); i++) {
-            memory->source = plan->sources ? &plan->sources[i] : NULL;
+            memory->source = source_of(plan, i);
             uint64_t seed = run_seed(plan->grading_seed, c, i, WARM_UP_RUN_IDS + plan->phase);
             bool right = true;
             /* A warm-up that decides is one call: a slow baseline's declared calls would cost
              * its slow inputs' time several times over, for nothing. */
-            double ms = timed_run(memory, member, plan->is_copy[c], decides ? 1 : measured->calls[i][c],
-                                  seed, &right, measured->shown[c], NULL, NULL, NULL);
+            double ms = timed_run(memory, member, plan->is_copy[c],
+                                  decides ? 1 : measured->calls[i][c], seed, &right,
+                                  measured->shown[c], NULL, NULL, NULL);
             if (!right)
                 measured->wrong[i][c]++;
             if (decides)
@@ -465,7 +471,7 @@ static void run_phase(struct phase_memory *memory, const struct phase_plan *plan
         }
         for (int run = plan->first_run; run < plan->first_run + plan->runs; run++)
             for (int i = 0; i < plan->input_count; i++) {
-                memory->source = plan->sources ? &plan->sources[i] : NULL;
+                memory->source = source_of(plan, i);
                 bool right = true;
                 size_t at = (size_t)i * measured->timed_runs + run;
                 struct request_parts *parts = measured->traced[c] ? &measured->traced[c][at] : NULL;
@@ -482,7 +488,7 @@ static void run_phase(struct phase_memory *memory, const struct phase_plan *plan
     for (int m = 0; m < plan->member_count; m++) {
         const int c = plan->members[m];
         for (int i = 0; i < plan->input_count; i++) {
-            memory->source = plan->sources ? &plan->sources[i] : NULL;
+            memory->source = source_of(plan, i);
             struct kept_inputs kept = {NULL};
             double *gpu_ms = measured->gpu_samples[c] + (size_t)i * KERNELS_ALONE_RUNS;
             for (int k = 0; k < plan->kernel_runs; k++) {
@@ -548,7 +554,8 @@ int speed_student_phases(void)
 {
     const char *asked = getenv("GRADE_SPEED_STUDENT_PHASES");
     int phases = speed_student_phases_asked(asked);
-    cr_assert(phases > 0, "GRADE_SPEED_STUDENT_PHASES must be a whole number from 1 to %d, not '%s'",
+    cr_assert(phases > 0,
+              "GRADE_SPEED_STUDENT_PHASES must be a whole number from 1 to %d, not '%s'",
               SPEED_MOST_STUDENT_PHASES, asked);
     return phases;
 }
@@ -614,10 +621,10 @@ void print_timing_method(const struct speed_workload *workload,
     else
         snprintf(run_calls, sizeof run_calls, "%d call%s", calls, calls == 1 ? "" : "s");
     printf("  on %s (compute capability %d.%d, %d multiprocessors, %d MB of L2 cache); each time "
-           "the median of %d timed runs, a warm-up opening each phase; a run is %s%s%s%s, each on an "
-           "input of its own made fresh on the GPU for that run, timed from the request to the "
-           "moment the grader has read back every result right; your functions are timed alone, "
-           "in %d phases of their own between the references' and the copy's\n",
+           "the median of %d timed runs, a warm-up opening each phase; a run is %s%s%s%s, each "
+           "on an input of its own made fresh on the GPU for that run, timed from the request to "
+           "the moment the grader has read back every result right; your functions are timed "
+           "alone, in %d phases of their own between the references' and the copy's\n",
            gpu.name, gpu.major, gpu.minor, gpu.multiprocessors, gpu.l2_cache_bytes >> 20,
            timed_runs_of(workload), run_calls, used ? " (" : "", others,
            used ? ")" : "", speed_student_phases());
@@ -680,7 +687,8 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
         measured->gpu_samples[c] =
             grading_malloc((size_t)workload->input_count * KERNELS_ALONE_RUNS * sizeof(double));
         if (tracing) { /* zeroed: a CPU contender's runs have no request parts to fill in */
-            size_t bytes = (size_t)workload->input_count * timed_runs * sizeof(struct request_parts);
+            size_t bytes =
+                (size_t)workload->input_count * timed_runs * sizeof(struct request_parts);
             measured->traced[c] = grading_malloc(bytes);
             memset(measured->traced[c], 0, bytes);
         }
@@ -775,7 +783,8 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
     for (int i = 0; i < workload->input_count; i++) {
         double copy_ms = 0.0;
         if (workload->elements) {
-            copy_ms = median_of(measured->samples[count] + (size_t)i * timed_runs, (size_t)timed_runs) /
+            copy_ms = median_of(measured->samples[count] + (size_t)i * timed_runs,
+                                (size_t)timed_runs) /
                       measured->calls[i][count];
             results->copy_ms[i] = copy_ms;
             results->copy_kernel_ms[i] =
@@ -804,7 +813,8 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
                       "the result must be right on every call (every scored run's inputs are new). "
                       "Look for state left from an earlier call, a result kept from one, a race, "
                       "or a result not ready when the function returns.",
-                      contenders[c].label, measured->wrong[i][c], results->input_names[i], options.seed);
+                      contenders[c].label, measured->wrong[i][c], results->input_names[i],
+                      options.seed);
             uint64_t bytes = workload->elements * element_bytes;
             if (workload->elements && !contenders[c].on_host && bytes >= (1u << 20)) {
                 double percent = percent_of_copy_bandwidth(bytes, ms, bytes, copy_ms);

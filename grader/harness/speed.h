@@ -12,9 +12,10 @@
  *   H200 0.15-0.2 ms apart, that hold from tens of milliseconds to seconds, whoever runs
  *   (docs/maintainers.md, "The clock and the process lock"): in one phase each, the student's
  *   runs and the reference's fell on different levels, and identical code read 0.88-1.14 an
- *   input. By turns, every contender's runs of an input sample more parts of the measurement. Within a phase each contender has its warm-up, then its runs back to back, the
- *   inputs in turn, so that every timed run follows a run of the same code, whoever's it is
- *   (speed.c, run_phase). A contender's time on an input is the median of all its runs there.
+ *   input. By turns, every contender's runs of an input sample more parts of the measurement.
+ *   Within a phase each contender has its warm-up, then its runs back to back, the inputs in
+ *   turn, so that every timed run follows a run of the same code, whoever's it is (speed.c,
+ *   run_phase). A contender's time on an input is the median of all its runs there.
  * - Inputs of its own. Every scored run of every contender gets new inputs, made on the GPU by the
  *   grader just before its clock starts, from a seed of that contender's run
  *   (common/timed_inputs.h): no code can see an input before its run starts, or reuse an answer
