@@ -729,9 +729,15 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
             }
         if (plan.member_count == 0)
             continue;
-        /* The calls the first trusted phase decided, for the student's functions that take their
-         * reference's (calls_from). */
-        if (students)
+        /* Each phase has memory of its own: the student's worker never sees the references'. */
+        if (!memory.each_run)
+            allocate_phase_memory(&memory);
+        CUDA_CHECK(cudaMemset(memory.d_results, workload->result_initial_byte,
+                              memory.results_block_bytes));
+        run_phase(&memory, &plan, measured);
+        /* The calls this first trusted phase decided, for the student's functions that take their
+         * reference's (calls_from), once for all the student's phases. */
+        if (plan.deciding)
             for (int c = 0; c < count; c++)
                 if (contenders[c].calls_from) {
                     int from = contenders[c].calls_from - 1;
@@ -743,12 +749,6 @@ void time_contenders(const struct speed_workload *workload, const struct timed_c
                     for (int i = 0; i < workload->input_count; i++)
                         measured->calls[i][c] = measured->calls[i][from];
                 }
-        /* Each phase has memory of its own: the student's worker never sees the references'. */
-        if (!memory.each_run)
-            allocate_phase_memory(&memory);
-        CUDA_CHECK(cudaMemset(memory.d_results, workload->result_initial_byte,
-                              memory.results_block_bytes));
-        run_phase(&memory, &plan, measured);
         /* Nothing of the student's code outlives its phase: its process and its CUDA context end
          * here, with whatever it left running on the GPU. */
         if (students)
